@@ -1,0 +1,17 @@
+// Command plangate-gc is the skill plangate-gc-deterministic: it reads JSON
+// inventory documents on stdin and prints KEEP/REMOVE review lines or JSON
+// (SPEC Part A). All logic lives in run and the packages it calls.
+package main
+
+import (
+	"context"
+	"os"
+)
+
+func main() { os.Exit(main1()) }
+
+// main1 is main with an exit code, so testscript can run the command
+// in-process.
+func main1() int {
+	return exitCode(run(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]), os.Stderr)
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/plangate-gc/plangate-gc/gate"
+	"github.com/plangate-gc/plangate-gc/render"
+	"github.com/plangate-gc/plangate-gc/schemas"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// cli is the command line: judging stdin is the default command.
+type cli struct {
+	Judge   judgeCmd         `cmd:"" default:"withargs" help:"Judge the JSON documents on stdin (the default command)."`
+	Schema  schemaCmd        `cmd:"" help:"Print the input JSON Schema."`
+	Eval    evalCmd          `cmd:"" help:"Run the evaluation harness over fixture cases."`
+	Version kong.VersionFlag `help:"Print the version and exit."`
+}
+
+type judgeCmd struct {
+	JSON  bool   `help:"Write one JSON object per document instead of review lines."`
+	Lang  string `enum:"ja,en" default:"ja" help:"Language of the review lines and messages (ja, en)."`
+	Input string `short:"i" placeholder:"FILE" help:"Read the documents from FILE instead of stdin."`
+}
+
+type schemaCmd struct{}
+
+const description = `Deterministic KEEP/REMOVE judgement of River Review GC inventories.
+
+Reads one or more JSON documents ({"inventory", "retention", "now", ...}) and
+prints, per document, Japanese <file>:<line>: <message> review lines, or with
+--json one JSON object per line. A document that fails the gate prints the
+NO_REVIEW line; the reasons go to stderr.
+
+Examples:
+  plangate-gc < fixtures/seed-good-100-entries-7-aged/input.json
+  plangate-gc --json --lang en < inventory.json
+  river-gc --emit-inventory | plangate-gc --json
+  plangate-gc schema > input.schema.json
+  plangate-gc eval fixtures/
+
+Exit codes: 0 for every verdict (ok, no_review, handoff), 1 for an I/O
+failure or a failing evaluation, 2 for a usage error.`
+
+// env is what a command may touch: the process's streams.
+type env struct {
+	ctx    context.Context
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// run parses args and executes the command. Verdicts are output, not
+// errors; an error is a usage error (*usageError) or a failure.
+func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) (err error) {
+	var c cli
+	exited := false
+	parser, err := kong.New(&c,
+		kong.Name("plangate-gc"),
+		kong.Description(description),
+		kong.Writers(stdout, stderr),
+		kong.Vars{"version": version()},
+		kong.Exit(func(int) { exited = true; panic(errExited) }),
+	)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if r != errExited {
+				panic(r)
+			}
+			err = nil
+		}
+	}()
+	kctx, perr := parser.Parse(args)
+	if exited {
+		return nil
+	}
+	if perr != nil {
+		return &usageError{err: perr}
+	}
+	return kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr})
+}
+
+// errExited unwinds kong's help and --version, which want to exit 0.
+var errExited = errors.New("kong exited")
+
+// Run judges every document of the input stream.
+func (j *judgeCmd) Run(e *env) error {
+	in := e.stdin
+	if j.Input != "" {
+		f, err := os.Open(j.Input)
+		if err != nil {
+			return fmt.Errorf("opening input: %w", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	out := bufio.NewWriterSize(e.stdout, 1<<16)
+	if err := judgeStream(in, out, e.stderr, render.Lang(j.Lang), j.JSON); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// judgeStream gates, judges and renders documents in input order.
+func judgeStream(in io.Reader, out, stderr io.Writer, lang render.Lang, asJSON bool) error {
+	write := render.Text
+	if asJSON {
+		write = render.JSON
+	}
+	docs := gate.NewReader(in)
+	for {
+		input, err := docs.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		var doc render.Document
+		var verdict *gate.Error
+		switch {
+		case errors.As(err, &verdict):
+			doc.Gate = verdict
+			if err := render.GateReasons(stderr, verdict); err != nil {
+				return fmt.Errorf("writing reasons: %w", err)
+			}
+		case err != nil:
+			return err
+		default:
+			res, err := skill.Judge(input)
+			if err != nil {
+				return fmt.Errorf("judging: %w", err)
+			}
+			doc.Input, doc.Result = input, res
+		}
+		if err := write(out, doc, lang); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
+}
+
+// Run prints the embedded input schema.
+func (schemaCmd) Run(e *env) error {
+	_, err := e.stdout.Write(schemas.Input)
+	return err
+}
+
+// version reports the module version and VCS revision from build info.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "plangate-gc (unknown version)"
+	}
+	v := "plangate-gc " + bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			v += " " + s.Value
+		}
+	}
+	return v
+}

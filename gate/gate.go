@@ -1,0 +1,185 @@
+// Package gate is the pre-execution gate of plangate-gc-deterministic
+// (SPEC A2): it reads JSON documents from a stream, enforces the I-JSON
+// profile and the input schema, and turns each valid document into a
+// skill.Input.
+//
+// A document that fails is not an error of the program but a verdict
+// (NO_REVIEW); gate returns it as an *Error value whose problems are sorted,
+// so the same bad input always yields the same text. Gate never judges and
+// never words anything for humans beyond the technical reason.
+package gate
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// Code classifies why a document failed the gate; codes are stable.
+type Code string
+
+// Gate failure codes.
+const (
+	CodeEmpty          Code = "empty-input"
+	CodeSyntax         Code = "syntax"
+	CodeUTF8           Code = "invalid-utf8"
+	CodeDuplicateKey   Code = "duplicate-key"
+	CodeDepth          Code = "too-deep"
+	CodeSchema         Code = "schema"
+	CodeMalformedGlob  Code = "malformed-exclude"
+	CodeProblemsCapped Code = "more-problems"
+)
+
+// Problem is one reason a document failed: where (a JSON pointer into the
+// document; "" is the whole document) and why.
+type Problem struct {
+	Code    Code
+	Pointer string
+	Message string
+}
+
+// maxProblems bounds the reasons reported for one document: a million bad
+// entries should not produce a million lines.
+const maxProblems = 100
+
+// Error is the gate verdict for one document: NO_REVIEW, with reasons.
+type Error struct {
+	Problems []Problem
+}
+
+// Error renders the reasons on one line each, as "pointer: message".
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = fmt.Sprintf("%s: %s", displayPointer(p.Pointer), p.Message)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func displayPointer(p string) string {
+	if p == "" {
+		return "(document)"
+	}
+	return p
+}
+
+// Reader yields the documents of one input stream in order.
+type Reader struct {
+	in    *bufio.Reader
+	off   int64 // bytes consumed so far, for syntax error positions
+	seen  bool
+	ended bool
+}
+
+// NewReader prepares to read concatenated JSON documents from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{in: bufio.NewReaderSize(r, 1<<16)}
+}
+
+// Next reads and gates the next document. It returns the document's input
+// when it passes; an *Error when it fails the gate (NO_REVIEW); io.EOF after
+// the last document; any other error is an I/O failure of the stream. A
+// syntax error fails its document and ends the stream.
+func (r *Reader) Next() (skill.Input, error) {
+	if r.ended {
+		return skill.Input{}, io.EOF
+	}
+	p := &parser{r: r.in, off: r.off}
+	defer func() { r.off = p.off }()
+	_, more, err := p.skipSpace()
+	if err != nil {
+		return skill.Input{}, err
+	}
+	if !more {
+		r.ended = true
+		if r.seen {
+			return skill.Input{}, io.EOF
+		}
+		return skill.Input{}, &Error{Problems: []Problem{{Code: CodeEmpty, Message: "no JSON document on input"}}}
+	}
+	r.seen = true
+	items := &itemCollector{}
+	p.onItem = items.add
+	root, err := p.value(0)
+	var syn *syntaxError
+	if errors.As(err, &syn) {
+		r.ended = true
+		return skill.Input{}, &Error{Problems: []Problem{{Code: CodeSyntax, Message: "invalid JSON: " + syn.Error()}}}
+	}
+	if err != nil {
+		return skill.Input{}, fmt.Errorf("reading input: %w", err)
+	}
+	if len(p.probs) > 0 {
+		return skill.Input{}, newError(p.probs)
+	}
+	probs := validateDocument(root, p.unsafe, p.items)
+	probs = append(probs, items.probs...)
+	if len(probs) > 0 {
+		return skill.Input{}, newError(probs)
+	}
+	in, probs := buildInput(root.(map[string]any), items.entries)
+	if len(probs) > 0 {
+		return skill.Input{}, newError(probs)
+	}
+	return in, nil
+}
+
+// newError sorts and de-duplicates problems and caps their number.
+func newError(probs []Problem) *Error {
+	sort.SliceStable(probs, func(i, j int) bool {
+		if c := comparePointers(probs[i].Pointer, probs[j].Pointer); c != 0 {
+			return c < 0
+		}
+		return probs[i].Message < probs[j].Message
+	})
+	out := probs[:0]
+	for i, p := range probs {
+		if i > 0 && p == probs[i-1] {
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) > maxProblems {
+		extra := len(out) - maxProblems
+		out = append(out[:maxProblems], Problem{Code: CodeProblemsCapped,
+			Message: fmt.Sprintf("%d more problems not shown", extra)})
+	}
+	return &Error{Problems: out}
+}
+
+// comparePointers orders JSON pointers segment by segment, array indexes
+// numerically, so /paths/2 sorts before /paths/10.
+func comparePointers(a, b string) int {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if as[i] == bs[i] {
+			continue
+		}
+		ai, aerr := strconv.Atoi(as[i])
+		bi, berr := strconv.Atoi(bs[i])
+		if aerr == nil && berr == nil {
+			if ai < bi {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(as[i], bs[i])
+	}
+	return len(as) - len(bs)
+}
+
+// pointer builds an RFC 6901 JSON pointer from path segments.
+func pointer(segs []string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s))
+	}
+	return b.String()
+}

@@ -1,0 +1,112 @@
+// Package render owns every human word plangate-gc prints: the Japanese
+// review lines of SPEC A10 (and their English equivalents), the JSON of
+// SPEC A11 and the wording of gate reasons.
+//
+// It turns judgement data into bytes and decides nothing; numbers reach it
+// already computed and are printed as plain ASCII digits.
+package render
+
+import (
+	"fmt"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+)
+
+// Lang selects the language of human text.
+type Lang string
+
+// Supported languages; Japanese is the skill's contract language.
+const (
+	Japanese Lang = "ja"
+	English  Lang = "en"
+)
+
+// Message keys. Every argument is passed as a pre-formatted string: a
+// message.Printer would otherwise group digits ("1,000"), and SPEC A10
+// wants plain digits.
+const (
+	keySummary          = "summary"
+	keyGuardExclude     = "guard-exclude"
+	keyGuardRetention   = "guard-retention"
+	keyUnguarded        = "unguarded-single-source"
+	keyMtimeMissing     = "mtime-missing"
+	keyMtimeInconsist   = "mtime-inconsistent"
+	keyDuplicate        = "duplicate"
+	keyAggressive       = "aggressive"
+	keyInvalidRetention = "invalid-retention"
+	keyUnreliableMtime  = "unreliable-mtime"
+	keyGuardsNotGiven   = "guards-not-supplied"
+	keyRemoveAge        = "age"
+	keyRemoveCount      = "count"
+	keyRemoveSize       = "size"
+)
+
+var messages = map[string][2]string{ // key → {ja, en}
+	keySummary: {
+		"scope %s: keep %s, remove %s, hard-guarded %s, excluded %s",
+		"scope %s: keep %s, remove %s, hard-guarded %s, excluded %s"},
+	keyGuardExclude: {
+		"hard guard %s が exclude glob と重複しています。保持は維持されますが設定を整理してください。",
+		"hard guard %s overlaps an exclude glob. It stays kept, but please clean up the configuration."},
+	keyGuardRetention: {
+		"hard guard %s が retention 設定 (age) と重複しています。保持は維持されますが設定を整理してください。",
+		"hard guard %s overlaps the retention setting (age). It stays kept, but please clean up the configuration."},
+	keyUnguarded: {
+		"single-source %s が hardGuards に含まれていないため、組み込みの保護で保持しました。",
+		"single-source %s is not in hardGuards; kept by the built-in protection."},
+	keyMtimeMissing: {
+		"mtimeEpoch が欠けている %s 件を評価から除外しました (例: %s)。",
+		"excluded %s entries without mtimeEpoch from evaluation (e.g. %s)."},
+	keyMtimeInconsist: {
+		"mtimeEpoch が 0 以下または未来値の %s 件を inventory 不整合として評価から除外しました (例: %s)。",
+		"excluded %s entries whose mtimeEpoch is 0 or less or in the future from evaluation as inventory inconsistencies (e.g. %s)."},
+	keyDuplicate: {
+		"同一パスが重複している %s 件を inventory 不整合として評価から除外しました (例: %s)。",
+		"excluded %s duplicated paths from evaluation as inventory inconsistencies (e.g. %s)."},
+	keyAggressive: {
+		"scope %s で REMOVE 判定が inventory の 80%% を超えています (%s/%s)。retention が過度に攻撃的な可能性があります。",
+		"in scope %s, REMOVE verdicts exceed 80%% of the inventory (%s/%s). The retention may be too aggressive."},
+	keyInvalidRetention: {
+		"retention 設定が不整合です (%s=%s)。評価を行わずに人間の確認を求めます。",
+		"the retention setting is inconsistent (%s=%s). Asking a human to confirm without evaluating."},
+	keyUnreliableMtime: {
+		"mtimeEpoch が使用できないエントリが inventory の 50%% を超えています (%s/%s)。age 判定が信頼できないため削除判定を保留します。",
+		"entries without a usable mtimeEpoch exceed 50%% of the inventory (%s/%s). The age policy is unreliable, so removal verdicts are withheld."},
+	keyGuardsNotGiven: {
+		"scope %s の single-source (%s) を保護する hardGuards が渡されていません。呼び出し側の設定を確認してください。",
+		"no hardGuards protecting the single-source (%[2]s) of scope %[1]s were passed. Please check the caller's configuration."},
+	keyRemoveAge: {
+		"reason=age, sizeBytes=%s, mtimeAge=%s日",
+		"reason=age, sizeBytes=%s, mtimeAge=%s days"},
+	keyRemoveCount: {
+		"reason=count, sizeBytes=%s, rank=%s",
+		"reason=count, sizeBytes=%s, rank=%s"},
+	keyRemoveSize: {
+		"reason=size, sizeBytes=%s, cumulativeBytes=%s",
+		"reason=size, sizeBytes=%s, cumulativeBytes=%s"},
+}
+
+var printers = func() map[Lang]*message.Printer {
+	b := catalog.NewBuilder(catalog.Fallback(language.Japanese))
+	for key, texts := range messages {
+		for i, tag := range []language.Tag{language.Japanese, language.English} {
+			if err := b.SetString(tag, key, texts[i]); err != nil {
+				panic(fmt.Sprintf("render: catalog %s: %v", key, err))
+			}
+		}
+	}
+	return map[Lang]*message.Printer{
+		Japanese: message.NewPrinter(language.Japanese, message.Catalog(b)),
+		English:  message.NewPrinter(language.English, message.Catalog(b)),
+	}
+}()
+
+// printer returns the printer for lang, Japanese when lang is unknown.
+func printer(lang Lang) *message.Printer {
+	if p, ok := printers[lang]; ok {
+		return p
+	}
+	return printers[Japanese]
+}

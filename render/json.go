@@ -1,0 +1,160 @@
+package render
+
+import (
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// Skill is the skill id every JSON object names.
+const Skill = "plangate-gc-deterministic"
+
+// JSON writes the one-line object of SPEC A11, keys in the spec's order.
+// It is assembled by hand: the key order is part of the contract and
+// encoding/json would escape '<', '>' and '&' in paths.
+func JSON(w io.Writer, d Document, lang Lang) error {
+	b := []byte(`{"version":"1","skill":"` + Skill + `","status":`)
+	if d.Gate != nil {
+		b = AppendString(b, "no_review")
+		b = append(b, `,"gate":{"errors":[`...)
+		for i, p := range d.Gate.Problems {
+			b = comma(b, i)
+			b = append(b, `{"instanceLocation":`...)
+			b = AppendString(b, p.Pointer)
+			b = append(b, `,"message":`...)
+			b = AppendString(b, p.Message)
+			b = append(b, '}')
+		}
+		b = append(b, "]}}\n"...)
+		_, err := w.Write(b)
+		return err
+	}
+	r, in := &d.Result, &d.Input
+	b = AppendString(b, string(r.Status))
+	b = append(b, `,"scope":`...)
+	b = AppendString(b, string(r.Scope))
+	b = append(b, `,"now":`...)
+	b = strconv.AppendInt(b, in.Now, 10)
+	b = append(b, `,"retention":{"days":`+in.Retention.Days.Literal+
+		`,"maxEntries":`+in.Retention.MaxEntries.Literal+
+		`,"maxSizeMb":`+in.Retention.MaxSizeMb.Literal+`},"removed":[`...)
+	for i, dec := range r.Removed {
+		b = comma(b, i)
+		b = append(b, `{"path":`...)
+		b = AppendString(b, dec.Path)
+		b = append(b, `,"sizeBytes":`...)
+		b = strconv.AppendUint(b, dec.SizeBytes, 10)
+		b = append(b, `,"reason":"`+string(dec.Reason)+`"}`...)
+		if len(b) > 1<<16 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	b = append(b, ']')
+	if r.Evaluated {
+		c := r.Counts
+		b = append(b, `,"keptSummary":{"count":`...)
+		b = strconv.AppendInt(b, int64(c.Keep), 10)
+		b = append(b, `,"sizeBytes":`+r.KeptBytes.String()+`},"counts":{`...)
+		for i, kv := range []struct {
+			k string
+			v int
+		}{{"keep", c.Keep}, {"remove", c.Remove}, {"hardGuarded", c.HardGuarded}, {"excluded", c.Excluded},
+			{"mtimeMissing", c.MtimeMissing}, {"mtimeInconsistent", c.MtimeInconsistent},
+			{"duplicates", c.Duplicates}, {"directories", c.Directories}, {"outOfScope", c.OutOfScope}} {
+			b = comma(b, i)
+			b = append(b, `"`+kv.k+`":`...)
+			b = strconv.AppendInt(b, int64(kv.v), 10)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"evidence":[`...)
+	for i, dec := range r.Removed {
+		b = comma(b, i)
+		b = append(b, `{"path":`...)
+		b = AppendString(b, dec.Path)
+		b = append(b, `,"reason":"`+string(dec.Reason)+`",`...)
+		switch dec.Reason {
+		case skill.ReasonAge:
+			b = append(b, `"mtimeAge":`...)
+			b = strconv.AppendInt(b, dec.MtimeAge, 10)
+		case skill.ReasonCount:
+			b = append(b, `"rank":`...)
+			b = strconv.AppendInt(b, int64(dec.Rank), 10)
+		default:
+			b = append(b, `"cumulativeBytes":`+dec.Cumulative.String()...)
+		}
+		b = append(b, '}')
+		if len(b) > 1<<16 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+	}
+	b = append(b, `],"warnings":[`...)
+	for i, wa := range r.Warnings {
+		b = comma(b, i)
+		b = append(b, `{"kind":"`+string(wa.Kind)+`","severity":"major","message":`...)
+		b = AppendString(b, WarningMessage(wa, r.Scope, lang))
+		b = append(b, '}')
+	}
+	b = append(b, `],"questions":[`...)
+	for i, q := range r.Questions {
+		b = comma(b, i)
+		b = append(b, `{"kind":"`+string(q.Kind)+`","message":`...)
+		b = AppendString(b, QuestionMessage(q, r.Scope, lang))
+		b = append(b, '}')
+	}
+	b = append(b, "]}\n"...)
+	_, err := w.Write(b)
+	return err
+}
+
+func comma(b []byte, i int) []byte {
+	if i > 0 {
+		return append(b, ',')
+	}
+	return b
+}
+
+// AppendString appends s as a JSON string: quotes, backslashes and control
+// characters escaped, everything else (including non-ASCII and <>&) as is.
+// Invalid UTF-8 bytes become \ufffd so the output is always valid JSON.
+func AppendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, `\ufffd`...)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, `\n`...)
+		case c == '\r':
+			b = append(b, `\r`...)
+		case c == '\t':
+			b = append(b, `\t`...)
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		default:
+			b = append(b, c)
+		}
+		i++
+	}
+	return append(b, '"')
+}

@@ -1,0 +1,125 @@
+package render
+
+import (
+	"io"
+	"strconv"
+
+	"github.com/plangate-gc/plangate-gc/gate"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// NoReview is the exact gate-failure line of SPEC A1.
+const NoReview = "NO_REVIEW: plangate-gc-deterministic — inventory / retention config が不足"
+
+// Document is everything needed to render one input document: either a
+// gate failure, or the gated input with its judgement.
+type Document struct {
+	Gate   *gate.Error // set on NO_REVIEW; then Input and Result are unused
+	Input  skill.Input
+	Result skill.Result
+}
+
+// Text writes the review lines of SPEC A10: summary, warnings, questions,
+// then REMOVE lines; or the NO_REVIEW line.
+func Text(w io.Writer, d Document, lang Lang) error {
+	var b []byte
+	if d.Gate != nil {
+		b = append(b, NoReview+"\n"...)
+		_, err := w.Write(b)
+		return err
+	}
+	r := &d.Result
+	if r.Evaluated {
+		c := r.Counts
+		b = line(b, "(summary):1: ", msg(lang, keySummary, string(r.Scope),
+			itoa(c.Keep), itoa(c.Remove), itoa(c.HardGuarded), itoa(c.Excluded)))
+		for _, wa := range r.Warnings {
+			b = line(b, "(warning):1: [severity=major] ", WarningMessage(wa, r.Scope, lang))
+		}
+	}
+	for _, q := range r.Questions {
+		b = line(b, "(question):1: ", QuestionMessage(q, r.Scope, lang))
+	}
+	for _, dec := range r.Removed {
+		b = append(b, dec.Path...)
+		b = line(b, ":0: [severity=minor] ", RemoveMessage(dec, lang))
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+func line(b []byte, prefix, text string) []byte {
+	b = append(b, prefix...)
+	b = append(b, text...)
+	return append(b, '\n')
+}
+
+func msg(lang Lang, key string, args ...any) string { return printer(lang).Sprintf(key, args...) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// WarningMessage words a warning without its "[severity=major]" tag.
+func WarningMessage(w skill.Warning, scope skill.Scope, lang Lang) string {
+	switch w.Kind {
+	case skill.WarnGuardExclude:
+		return msg(lang, keyGuardExclude, w.Path)
+	case skill.WarnGuardRetention:
+		return msg(lang, keyGuardRetention, w.Path)
+	case skill.WarnUnguardedSingleSource:
+		return msg(lang, keyUnguarded, w.Path)
+	case skill.WarnMtimeMissing:
+		return msg(lang, keyMtimeMissing, itoa(w.N), w.First)
+	case skill.WarnMtimeInconsistent:
+		return msg(lang, keyMtimeInconsist, itoa(w.N), w.First)
+	case skill.WarnDuplicate:
+		return msg(lang, keyDuplicate, itoa(w.N), w.First)
+	case skill.WarnAggressive:
+		return msg(lang, keyAggressive, string(scope), itoa(w.Remove), itoa(w.Total))
+	}
+	return string(w.Kind)
+}
+
+// QuestionMessage words a handoff question.
+func QuestionMessage(q skill.Question, scope skill.Scope, lang Lang) string {
+	switch q.Kind {
+	case skill.QuestionInvalidRetention:
+		return msg(lang, keyInvalidRetention, q.Key, q.Literal)
+	case skill.QuestionUnreliableMtime:
+		return msg(lang, keyUnreliableMtime, itoa(q.N), itoa(q.Total))
+	case skill.QuestionGuardsNotSupplied:
+		return msg(lang, keyGuardsNotGiven, string(scope), q.Path)
+	}
+	return string(q.Kind)
+}
+
+// RemoveMessage words the evidence of one REMOVE verdict; sizeBytes echoes
+// the input's literal (SPEC A3).
+func RemoveMessage(d skill.Decision, lang Lang) string {
+	size := d.SizeLiteral
+	if size == "" {
+		size = strconv.FormatUint(d.SizeBytes, 10)
+	}
+	switch d.Reason {
+	case skill.ReasonAge:
+		return msg(lang, keyRemoveAge, size, strconv.FormatInt(d.MtimeAge, 10))
+	case skill.ReasonCount:
+		return msg(lang, keyRemoveCount, size, itoa(d.Rank))
+	default:
+		return msg(lang, keyRemoveSize, size, d.Cumulative.String())
+	}
+}
+
+// GateReasons writes why a document failed the gate, one reason per line,
+// for stderr.
+func GateReasons(w io.Writer, e *gate.Error) error {
+	var b []byte
+	for _, p := range e.Problems {
+		loc := p.Pointer
+		if loc == "" {
+			loc = "(document)"
+		}
+		b = line(b, "NO_REVIEW reason: ", loc+": "+p.Message)
+	}
+	_, err := w.Write(b)
+	return err
+}
