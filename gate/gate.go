@@ -72,7 +72,7 @@ func displayPointer(p string) string {
 // Reader yields the documents of one input stream in order.
 type Reader struct {
 	in    *bufio.Reader
-	off   int64 // bytes consumed so far, for syntax error positions
+	docs  int // documents started so far
 	seen  bool
 	ended bool
 }
@@ -90,8 +90,7 @@ func (r *Reader) Next() (skill.Input, error) {
 	if r.ended {
 		return skill.Input{}, io.EOF
 	}
-	p := &parser{r: r.in, off: r.off}
-	defer func() { r.off = p.off }()
+	p := &parser{r: r.in}
 	_, more, err := p.skipSpace()
 	if err != nil {
 		return skill.Input{}, err
@@ -104,13 +103,15 @@ func (r *Reader) Next() (skill.Input, error) {
 		return skill.Input{}, &Error{Problems: []Problem{{Code: CodeEmpty, Message: "no JSON document on input"}}}
 	}
 	r.seen = true
+	r.docs++
+	p.off = 0 // positions count from the document's first byte
 	items := &itemCollector{}
 	p.onItem = items.add
 	root, err := p.value(0)
 	var syn *syntaxError
 	if errors.As(err, &syn) {
 		r.ended = true
-		return skill.Input{}, &Error{Problems: []Problem{{Code: CodeSyntax, Message: "invalid JSON: " + syn.Error()}}}
+		return skill.Input{}, &Error{Problems: []Problem{{Code: CodeSyntax, Message: fmt.Sprintf("invalid JSON in document %d at %v", r.docs, syn)}}}
 	}
 	if err != nil {
 		return skill.Input{}, fmt.Errorf("reading input: %w", err)

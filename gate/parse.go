@@ -22,6 +22,8 @@ type syntaxError struct {
 	msg    string
 }
 
+// Error gives the offset from the document's first byte, so the message
+// does not depend on the documents before it.
 func (e *syntaxError) Error() string { return fmt.Sprintf("byte %d: %s", e.offset, e.msg) }
 
 // itemFunc receives each element of /inventory/paths as soon as it is

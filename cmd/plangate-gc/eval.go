@@ -1,9 +1,43 @@
 package main
 
-// evalCmd runs the evaluation harness (issue: plangate-gc eval).
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/plangate-gc/plangate-gc/eval"
+)
+
+// evalCmd runs the evaluation harness over fixture cases, in-process.
 type evalCmd struct {
-	Dir string `arg:"" optional:"" default:"fixtures" help:"Directory of fixture cases."`
+	Dir    string `arg:"" optional:"" default:"fixtures" help:"Directory of fixture cases."`
+	JSON   bool   `help:"Write a machine-readable JSON report."`
+	Filter string `name:"run" placeholder:"REGEX" help:"Only run cases whose name matches REGEX."`
+	Update bool   `help:"Rewrite expectation files from the current output (refused for cases failing determinism or invariant checks)."`
 }
 
-// Run is not built yet.
-func (c *evalCmd) Run(e *env) error { return evalFailed }
+// Run evaluates the cases; any failing case makes the command exit 1.
+func (c *evalCmd) Run(e *env) error {
+	cfg := eval.Config{Update: c.Update}
+	if c.Filter != "" {
+		re, err := regexp.Compile(c.Filter)
+		if err != nil {
+			return &usageError{err: fmt.Errorf("--run: %w", err)}
+		}
+		cfg.Run = re
+	}
+	rep, err := eval.Run(c.Dir, eval.Production, cfg)
+	if err != nil {
+		return err
+	}
+	write := rep.WriteText
+	if c.JSON {
+		write = rep.WriteJSON
+	}
+	if err := write(e.stdout); err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	if rep.Failed > 0 {
+		return evalFailed
+	}
+	return nil
+}

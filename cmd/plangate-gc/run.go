@@ -11,10 +11,9 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/plangate-gc/plangate-gc/gate"
+	"github.com/plangate-gc/plangate-gc/pipeline"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/schemas"
-	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // cli is the command line: judging stdin is the default command.
@@ -106,48 +105,13 @@ func (j *judgeCmd) Run(e *env) error {
 		in = f
 	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
-	if err := judgeStream(in, out, e.stderr, render.Lang(j.Lang), j.JSON); err != nil {
+	if err := pipeline.Run(in, out, e.stderr, pipeline.Options{JSON: j.JSON, Lang: render.Lang(j.Lang)}); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
-}
-
-// judgeStream gates, judges and renders documents in input order.
-func judgeStream(in io.Reader, out, stderr io.Writer, lang render.Lang, asJSON bool) error {
-	write := render.Text
-	if asJSON {
-		write = render.JSON
-	}
-	docs := gate.NewReader(in)
-	for {
-		input, err := docs.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		var doc render.Document
-		var verdict *gate.Error
-		switch {
-		case errors.As(err, &verdict):
-			doc.Gate = verdict
-			if err := render.GateReasons(stderr, verdict); err != nil {
-				return fmt.Errorf("writing reasons: %w", err)
-			}
-		case err != nil:
-			return err
-		default:
-			res, err := skill.Judge(input)
-			if err != nil {
-				return fmt.Errorf("judging: %w", err)
-			}
-			doc.Input, doc.Result = input, res
-		}
-		if err := write(out, doc, lang); err != nil {
-			return fmt.Errorf("writing output: %w", err)
-		}
-	}
 }
 
 // Run prints the embedded input schema.

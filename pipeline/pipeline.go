@@ -1,0 +1,57 @@
+// Package pipeline is the one-way flow of the skill: bytes → gate → skill
+// → render. Both the plangate-gc command and the evaluation harness call
+// it, so what the harness checks is exactly what users run.
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/plangate-gc/plangate-gc/gate"
+	"github.com/plangate-gc/plangate-gc/render"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// Options select the output form.
+type Options struct {
+	JSON bool
+	Lang render.Lang
+}
+
+// Run gates, judges and renders every document of in, in input order:
+// output blocks to out, gate reasons to reasons. Verdicts (NO_REVIEW,
+// handoff) are output; the returned error is an I/O failure.
+func Run(in io.Reader, out, reasons io.Writer, opts Options) error {
+	write := render.Text
+	if opts.JSON {
+		write = render.JSON
+	}
+	docs := gate.NewReader(in)
+	for {
+		input, err := docs.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		var doc render.Document
+		var verdict *gate.Error
+		switch {
+		case errors.As(err, &verdict):
+			doc.Gate = verdict
+			if err := render.GateReasons(reasons, verdict); err != nil {
+				return fmt.Errorf("writing gate reasons: %w", err)
+			}
+		case err != nil:
+			return err
+		default:
+			res, err := skill.Judge(input)
+			if err != nil { // the gate admitted what the skill refuses: a bug
+				return fmt.Errorf("judging a gated document: %w", err)
+			}
+			doc.Input, doc.Result = input, res
+		}
+		if err := write(out, doc, opts.Lang); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	}
+}
