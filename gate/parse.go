@@ -46,6 +46,8 @@ type parser struct {
 	unsafe bool
 	// itemUnsafe is unsafe while parsing the current paths item.
 	itemUnsafe bool
+	// scratch is reused by str and number to avoid a buffer per token.
+	scratch []byte
 }
 
 func (p *parser) fail(msg string) error { return &syntaxError{offset: p.off, msg: msg} }
@@ -281,7 +283,8 @@ func (p *parser) literal() (any, error) {
 }
 
 func (p *parser) number() (any, error) {
-	var buf []byte
+	buf := p.scratch[:0]
+	defer func() { p.scratch = buf }()
 	for {
 		c, err := p.r.ReadByte()
 		if errors.Is(err, io.EOF) {
@@ -312,7 +315,8 @@ func (p *parser) number() (any, error) {
 // characters, invalid UTF-8 and escaped lone surrogates.
 func (p *parser) str() (any, error) {
 	p.read() //nolint:errcheck
-	var buf []byte
+	buf := p.scratch[:0]
+	defer func() { p.scratch = buf }()
 	bad := false
 	for {
 		c, err := p.read()
