@@ -9,4 +9,7 @@ require (
 	golang.org/x/text v0.44.0
 )
 
-require github.com/rogpeppe/go-internal v1.16.0 // indirect
+require (
+	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)

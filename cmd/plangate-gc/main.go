@@ -15,3 +15,6 @@ func main() { os.Exit(main1()) }
 func main1() int {
 	return exitCode(run(context.Background(), os.Stdin, os.Stdout, os.Stderr, os.Args[1:]), os.Stderr)
 }
+
+// exit is os.Exit, named so the test binary can run main1 as a command.
+var exit = os.Exit
