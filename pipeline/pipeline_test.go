@@ -1,0 +1,95 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	_ "github.com/plangate-gc/plangate-gc/internal/golden"
+	"github.com/plangate-gc/plangate-gc/render"
+)
+
+// inventory generates a memory-scope document with n entries, a tenth of
+// them aged out and ties on every mtime, so that every policy works.
+func inventory(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"inventory":{"scope":"memory","paths":[`)
+	const now = 1764374400
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		age := (i % 100) * 86400
+		fmt.Fprintf(&b, `{"path":".river/memory/snapshots/%07d.json","sizeBytes":%d,"mtimeEpoch":%d}`, i, 1000+i%5000, now-age)
+	}
+	fmt.Fprintf(&b, `]},"retention":{"days":90,"maxEntries":%d,"maxSizeMb":500},"now":%d,"hardGuards":[".river/memory/index.json"],"excludes":["*.keep","snapshots/00000*"]}`, n/2, now)
+	return b.Bytes()
+}
+
+var sizes = []int{10_000, 100_000, 1_000_000}
+
+// BenchmarkJudge measures the whole skill from input bytes to rendered
+// JSON: gate (parse + schema), judgement, rendering.
+func BenchmarkJudge(b *testing.B) {
+	for _, n := range sizes {
+		doc := inventory(n)
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Run(bytes.NewReader(doc), io.Discard, io.Discard, Options{JSON: true, Lang: render.Japanese}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBaselineDecode is the yardstick for BenchmarkJudge in the same
+// run: only decoding the same bytes with encoding/json into typed structs.
+func BenchmarkBaselineDecode(b *testing.B) {
+	type entry struct {
+		Path      string `json:"path"`
+		SizeBytes int64  `json:"sizeBytes"`
+		Mtime     *int64 `json:"mtimeEpoch"`
+	}
+	var doc struct {
+		Inventory struct {
+			Scope string  `json:"scope"`
+			Paths []entry `json:"paths"`
+		} `json:"inventory"`
+	}
+	for _, n := range sizes {
+		data := inventory(n)
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := json.Unmarshal(data, &doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestRunShuffledDocumentsAreIndependent: documents in a stream do not
+// influence each other's output.
+func TestRunShuffledDocumentsAreIndependent(t *testing.T) {
+	a := `{"inventory":{"scope":"tmp","paths":[{"path":".river/tmp/x","sizeBytes":1,"mtimeEpoch":1}]},"retention":{"days":1,"maxEntries":1,"maxSizeMb":1},"now":1764374400}`
+	bdoc := strings.Replace(a, `"tmp"`, `"memory"`, 1)
+	run := func(in string) string {
+		var out bytes.Buffer
+		if err := Run(strings.NewReader(in), &out, io.Discard, Options{Lang: render.Japanese}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	ab, ba := run(a+"\n"+bdoc), run(bdoc+"\n"+a)
+	if ab != run(a)+run(bdoc) || ba != run(bdoc)+run(a) {
+		t.Errorf("stream output is not the concatenation of per-document outputs:\n%s\n%s", ab, ba)
+	}
+}
