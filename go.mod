@@ -11,5 +11,6 @@ require (
 
 require (
 	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	golang.org/x/term v0.48.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 )

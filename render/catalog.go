@@ -41,6 +41,16 @@ const (
 	keyRemoveAge        = "age"
 	keyRemoveCount      = "count"
 	keyRemoveSize       = "size"
+	keyGCHeader         = "gc-header"
+	keyGCScope          = "gc-scope"
+	keyGCKept           = "gc-kept"
+	keyGCSize           = "gc-size"
+	keyGCRemoved        = "gc-removed"
+	keyGCRemovedList    = "gc-removed-list"
+	keyGCWouldRemove    = "gc-would-remove"
+	keyGCWarning        = "gc-warning"
+	keyGCQuestion       = "gc-question"
+	keyGCErrors         = "gc-errors"
 )
 
 var messages = map[string][2]string{ // key → {ja, en}
@@ -86,6 +96,18 @@ var messages = map[string][2]string{ // key → {ja, en}
 	keyRemoveSize: {
 		"reason=size, sizeBytes=%s, cumulativeBytes=%s",
 		"reason=size, sizeBytes=%s, cumulativeBytes=%s"},
+	keyGCHeader: {
+		"river gc (%s) — retention: %s 日 / %s 件 / %s MB (scope ごと), 基準時刻 %s",
+		"river gc (%s) — retention: %s days / %s entries / %s MB per scope, now %s"},
+	keyGCScope:       {"scope", "scope"},
+	keyGCKept:        {"保持", "kept"},
+	keyGCSize:        {"サイズ", "size"},
+	keyGCRemoved:     {"削除", "removed"},
+	keyGCRemovedList: {"削除したファイル (%s 件):", "removed (%s):"},
+	keyGCWouldRemove: {"削除候補 (%s 件, dry-run のため未削除):", "would remove (%s, dry-run: nothing deleted):"},
+	keyGCWarning:     {"警告", "warning"},
+	keyGCQuestion:    {"要確認", "question"},
+	keyGCErrors:      {"エラー (%s 件):", "errors (%s):"},
 }
 
 var printers = func() map[Lang]*message.Printer {

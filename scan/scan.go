@@ -117,7 +117,10 @@ func Dirs(scope skill.Scope) []string {
 // on another file system is also treated as empty, with a Note. Root
 // itself is opened as given (a symlinked --root is the caller's choice).
 // Scan never fails as a whole: an unreadable root or an unknown scope is
-// reported as an Error with Path ".".
+// reported as an Error with Path ".". It holds one open descriptor per
+// directory level while descending, so depth is bounded by the file
+// descriptor limit (a deeper directory becomes an Error, "too many open
+// files").
 func Scan(root string, scope skill.Scope, opts Options) Result {
 	w := &walker{opts: opts, buf: make([]byte, 32*1024)}
 	dirs := Dirs(scope)

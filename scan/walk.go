@@ -64,9 +64,9 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 		if err != nil {
 			switch {
 			case errors.Is(err, unix.ENOENT):
-				w.notef(sofar, "does not exist; scope %s is empty there", rel)
+				w.notef(sofar, "does not exist; nothing to scan in %s", rel)
 			case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
-				w.notef(sofar, "is %s, not a directory; not followed, %s treated as empty", describeAt(cur, c), rel)
+				w.notef(sofar, "is %s, not a directory; not followed, nothing scanned in %s", describeAt(cur, c), rel)
 			default:
 				w.errorf(sofar, "cannot open directory: %s", errText(err))
 			}
@@ -115,10 +115,10 @@ func (w *walker) walkDir(fd int, rel string) {
 
 // visit examines one directory entry without following it.
 func (w *walker) visit(dirfd int, rel, name string) {
-	p := rel + "/" + name
 	if w.filter != nil && !w.filter(name) {
 		return
 	}
+	p := rel + "/" + name
 	var st unix.Stat_t
 	if err := fstatat(dirfd, name, &st); err != nil {
 		if !errors.Is(err, unix.ENOENT) { // vanished since readdir: nothing to list

@@ -1,0 +1,20 @@
+// Command river-gc is `river gc` (seed 000, SPEC Part B): it scans River
+// Review's artifact scopes, asks the plangate-gc engine what to remove, and
+// deletes it only with --force. All logic lives in run and the packages it
+// calls.
+package main
+
+import (
+	"context"
+	"os"
+)
+
+func main() { exit(main1()) }
+
+// main1 is main with an exit code, so testscript can run it in-process.
+func main1() int {
+	return exitCode(run(context.Background(), os.Stdout, os.Stderr, os.Args[1:]), os.Stderr)
+}
+
+// exit is os.Exit, named so the test binary can run main1 as a command.
+var exit = os.Exit

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/alecthomas/kong"
+	"github.com/rogpeppe/go-internal/renameio"
+	"golang.org/x/term"
+
+	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/render"
+)
+
+// cli holds seed 000's flags plus SPEC Part B's additions. Numbers are
+// taken as text so that they can be validated with exact decimal rules and
+// echoed verbatim in retention.
+type cli struct {
+	RetentionDays string   `name:"retention-days" default:"90" placeholder:"N" help:"Remove entries older than N days (artifact metadata timestamp, mtime fallback)."`
+	MaxEntries    string   `name:"max-entries" default:"1000" placeholder:"N" help:"Keep at most N entries per scope, dropping the oldest."`
+	MaxSizeMb     string   `name:"max-size-mb" default:"500" placeholder:"N" help:"Keep at most N MB per scope, dropping the oldest."`
+	Now           string   `placeholder:"RFC3339" help:"Pin the reference time (default: the system clock, which breaks determinism)."`
+	Scope         []string `placeholder:"SCOPE" help:"memory, evals, review-artifacts, tmp or all (repeatable; default all)."`
+	Exclude       []string `placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob (repeatable)."`
+	DryRun        bool     `name:"dry-run" help:"List candidates only (the default without --force; wins over --force)."`
+	Force         bool     `help:"Actually delete."`
+	JSON          bool     `name:"json" help:"Write the machine-readable result on stdout; the summary goes to stderr."`
+	OutputFile    string   `name:"output-file" placeholder:"PATH" help:"Write the --json result to PATH atomically instead of stdout."`
+	Quiet         bool     `help:"Suppress the human-readable summary (errors still go to stderr)."`
+	Debug         bool     `help:"Verbose stderr logging."`
+	Root          string   `default:"." placeholder:"DIR" help:"Repository root that all scopes are relative to."`
+	EmitInventory bool     `name:"emit-inventory" help:"Write one plangate-gc input document per non-empty scope and exit."`
+	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only."`
+	Lang          string   `enum:"en,ja" default:"en" help:"Language of the human summary (en, ja)."`
+}
+
+const description = `Deterministic garbage collection of River Review artifacts.
+
+Scans .river/memory/, artifacts/evals/, artifacts/review-artifact*.json,
+artifacts/review-*.md and temp directories, applies the retention policy
+(age, count, size; a union, one reason per file) through the plangate-gc
+engine, and deletes only with --force. Single sources of truth are never
+deleted; symlinks and directories are never followed or removed.
+
+Examples:
+  river-gc                                        # dry-run: list what would go
+  river-gc --force                                # delete
+  river-gc --force --json --output-file ./artifacts/gc-result.json
+  river-gc --scope memory --scope evals --retention-days 30
+  river-gc --force --exclude 'artifacts/keep/**'
+  river-gc --emit-inventory | plangate-gc --json  # reproduce the judgement
+
+Exit codes: 0 success (errors[] empty), 1 runtime errors (errors[] not
+empty, or another --force run holds the lock), 2 config error.`
+
+// run parses and validates the flags, then runs river gc.
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) (err error) {
+	var c cli
+	exited := false
+	parser, err := kong.New(&c, kong.Name("river-gc"), kong.Description(description),
+		kong.Writers(stdout, stderr), kong.Exit(func(int) { exited = true; panic(errExited) }))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if r != errExited {
+				panic(r)
+			}
+			err = nil
+		}
+	}()
+	if _, perr := parser.Parse(args); exited {
+		return nil
+	} else if perr != nil {
+		return &configError{err: perr}
+	}
+	cfg, err := c.config()
+	if err != nil {
+		return err
+	}
+	return c.execute(ctx, cfg, stdout, stderr)
+}
+
+var errExited = errors.New("kong exited")
+
+// execute runs the configured river gc and writes its outputs.
+func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
+	if c.Debug {
+		cfg.Debug = func(format string, args ...any) { fmt.Fprintf(stderr, "debug: "+format+"\n", args...) }
+	}
+	if c.EmitInventory {
+		docs, errs := gc.Inventories(cfg)
+		for _, d := range docs {
+			if err := render.InventoryJSON(stdout, d); err != nil {
+				return err
+			}
+		}
+		for _, e := range errs {
+			fmt.Fprintf(stderr, "river gc: %s: %s\n", e.Path, e.Message)
+		}
+		if len(errs) > 0 {
+			return errRuntime
+		}
+		return nil
+	}
+	jsonOnStdout := c.JSON && c.OutputFile == ""
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !c.Quiet && !jsonOnStdout {
+		cfg.Progress = func(done, total int) { fmt.Fprintf(stderr, "\rdeleting %d/%d", done, total) }
+		defer fmt.Fprint(stderr, "\r\033[K")
+	}
+	out, err := gc.Run(cfg)
+	if err != nil {
+		return err
+	}
+	summaryTo := stdout
+	if c.JSON {
+		summaryTo = stderr
+	}
+	if c.JSON {
+		var buf bytes.Buffer
+		if err := render.GCJSON(&buf, out, cfg.Retention); err != nil {
+			return err
+		}
+		if c.OutputFile != "" {
+			if err := renameio.WriteFile(c.OutputFile, buf.Bytes()); err != nil {
+				return fmt.Errorf("writing %s: %w", c.OutputFile, err)
+			}
+		} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	if !c.Quiet {
+		if err := render.Summary(summaryTo, out, cfg.Retention, cfg.Now, render.Lang(c.Lang)); err != nil {
+			return err
+		}
+	} else if len(out.Errors) > 0 {
+		for _, e := range out.Errors {
+			fmt.Fprintf(stderr, "river gc: %s: %s\n", e.Path, e.Message)
+		}
+	}
+	if len(out.Errors) > 0 {
+		return errRuntime
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+// Package gc is river gc's run: scan each scope, ask the engine, and with
+// --force delete what it decided, per file and race-safely. Data flows one
+// way: scan → skill → sweep.
+//
+// gc decides nothing itself (the verdicts are skill's), words nothing
+// (render's job) and parses no flags (cmd/river-gc's job).
+package gc
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
+	"github.com/plangate-gc/plangate-gc/sweep"
+)
+
+// Mode is "dry-run" or "force", as seed 000 spells them.
+type Mode string
+
+// The two modes.
+const (
+	DryRun Mode = "dry-run"
+	Force  Mode = "force"
+)
+
+// Config is a validated river gc invocation.
+type Config struct {
+	Root      string
+	Scopes    []skill.Scope // resolved, de-duplicated, in skill.Scopes() order
+	Retention skill.Retention
+	Now       int64
+	Excludes  []string
+	Mode      Mode
+	// Metadata reads artifact metadata timestamps (--timestamp metadata).
+	Metadata bool
+	// Debug, when set, receives diagnostic lines (--debug).
+	Debug func(format string, args ...any)
+	// Progress, when set, is told how far deletion has come.
+	Progress func(done, total int)
+}
+
+// Error is one entry of errors[]: a file that could not be scanned or
+// deleted.
+type Error struct {
+	Path    string
+	Message string
+}
+
+// Removed is one entry of removed[]: removed in force mode, would be
+// removed in dry-run.
+type Removed struct {
+	Scope     skill.Scope
+	Path      string
+	SizeBytes uint64
+	Reason    skill.Reason
+}
+
+// ScopeOutcome is one scope's judgement and what it kept.
+type ScopeOutcome struct {
+	Scope     skill.Scope
+	Input     skill.Input
+	Result    skill.Result
+	Kept      int
+	KeptBytes skill.Bytes
+}
+
+// Outcome is the whole run, in the orders of SPEC Part B.
+type Outcome struct {
+	Mode    Mode
+	Scopes  []ScopeOutcome
+	Removed []Removed // sorted by path
+	Errors  []Error   // sorted by path, then message
+}
+
+// ErrLocked means another --force run holds the root; nothing was changed.
+var ErrLocked = sweep.ErrLocked
+
+// Run executes river gc. In force mode it holds the root's lock for the
+// whole run; the error is ErrLocked (wrapped) or a failure to lock. Per-file
+// problems are Outcome.Errors, never an error.
+func Run(cfg Config) (Outcome, error) {
+	if cfg.Mode == Force {
+		unlock, err := sweep.Lock(cfg.Root)
+		if err != nil {
+			return Outcome{}, err
+		}
+		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
+	}
+	out := Outcome{Mode: cfg.Mode}
+	files := map[string]scan.File{}
+	var targets []sweep.Target
+	for _, scope := range cfg.Scopes {
+		inv, scanned, errs := inventory(cfg, scope)
+		out.Errors = append(out.Errors, errs...)
+		res, err := skill.Judge(inv)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("judging scope %s: %w", scope, err)
+		}
+		so := ScopeOutcome{Scope: scope, Input: inv, Result: res, Kept: res.Counts.Keep, KeptBytes: res.KeptBytes}
+		out.Scopes = append(out.Scopes, so)
+		for _, d := range res.Removed {
+			f := scanned[d.Path]
+			files[d.Path] = f
+			out.Removed = append(out.Removed, Removed{Scope: scope, Path: d.Path, SizeBytes: d.SizeBytes, Reason: d.Reason})
+			targets = append(targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs})
+		}
+	}
+	if cfg.Mode == Force && len(targets) > 0 {
+		rep := sweep.Delete(cfg.Root, targets, sweep.Options{Progress: cfg.Progress})
+		out.apply(rep, cfg.Debug)
+	}
+	slices.SortFunc(out.Removed, func(a, b Removed) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out.Errors, func(a, b Error) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
+	})
+	return out, nil
+}
+
+// apply narrows removed[] to what was actually deleted; a file that could
+// not be deleted is still there, so it counts as kept.
+func (o *Outcome) apply(rep sweep.Report, debug func(string, ...any)) {
+	deleted := map[string]bool{}
+	for _, p := range rep.Deleted {
+		deleted[p] = true
+	}
+	gone := map[string]bool{}
+	for _, p := range rep.Gone {
+		gone[p] = true
+		if debug != nil {
+			debug("already gone, skipped: %s", p)
+		}
+	}
+	for _, e := range rep.Errors {
+		o.Errors = append(o.Errors, Error{Path: e.Path, Message: e.Message})
+	}
+	kept := o.Removed[:0]
+	for _, r := range o.Removed {
+		switch {
+		case deleted[r.Path]:
+			kept = append(kept, r)
+		case !gone[r.Path]:
+			for i := range o.Scopes {
+				if o.Scopes[i].Scope == r.Scope {
+					o.Scopes[i].Kept++
+					o.Scopes[i].KeptBytes = o.Scopes[i].KeptBytes.Add(r.SizeBytes)
+				}
+			}
+		}
+	}
+	o.Removed = kept
+}
+
+// Inventories returns the skill input document of every scope that has at
+// least one entry (--emit-inventory), with the scan errors.
+func Inventories(cfg Config) ([]skill.Input, []Error) {
+	var docs []skill.Input
+	var errs []Error
+	for _, scope := range cfg.Scopes {
+		inv, _, e := inventory(cfg, scope)
+		errs = append(errs, e...)
+		if len(inv.Paths) > 0 {
+			docs = append(docs, inv)
+		}
+	}
+	return docs, errs
+}
+
+// inventory scans one scope and builds its engine input: the built-in
+// single sources are the hard guards (SPEC Part B).
+func inventory(cfg Config, scope skill.Scope) (skill.Input, map[string]scan.File, []Error) {
+	res := scan.Scan(cfg.Root, scope, scan.Options{Metadata: cfg.Metadata})
+	in := skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes}
+	for _, s := range skill.Scopes() {
+		if src := s.SingleSource(); src != "" {
+			in.HardGuards = append(in.HardGuards, src)
+		}
+	}
+	byPath := make(map[string]scan.File, len(res.Files))
+	for _, f := range res.Files {
+		byPath[f.Path] = f
+		in.Paths = append(in.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
+		if cfg.Debug != nil {
+			cfg.Debug("%s: %s timestamp %d, %d bytes", f.Path, f.TimestampSource, f.Timestamp, f.Size)
+		}
+	}
+	if cfg.Debug != nil {
+		for _, n := range res.Notes {
+			cfg.Debug("%s: %s", n.Path, n.Message)
+		}
+	}
+	var errs []Error
+	for _, e := range res.Errors {
+		errs = append(errs, Error{Path: e.Path, Message: e.Message})
+	}
+	return in, byPath, errs
+}
+
+// IsLocked reports whether err means another --force run holds the root.
+func IsLocked(err error) bool { return errors.Is(err, ErrLocked) }

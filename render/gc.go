@@ -1,0 +1,154 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// GCJSON writes river gc's result object exactly in seed 000's shape and
+// key order, indented for people reading the CI artifact.
+func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
+	b := []byte(`{"version":"1","mode":"` + string(o.Mode) + `","scopes":[`)
+	for i, s := range o.Scopes {
+		b = comma(b, i)
+		b = AppendString(b, string(s.Scope))
+	}
+	b = append(b, `],"retention":{"days":`+r.Days.Literal+`,"maxEntries":`+r.MaxEntries.Literal+
+		`,"maxSizeMb":`+r.MaxSizeMb.Literal+`},"removed":[`...)
+	for i, rm := range o.Removed {
+		b = comma(b, i)
+		b = append(b, `{"path":`...)
+		b = AppendString(b, rm.Path)
+		b = append(b, `,"sizeBytes":`...)
+		b = strconv.AppendUint(b, rm.SizeBytes, 10)
+		b = append(b, `,"reason":"`+string(rm.Reason)+`"}`...)
+	}
+	b = append(b, `],"keptSummary":{`...)
+	for i, s := range o.Scopes {
+		b = comma(b, i)
+		b = AppendString(b, string(s.Scope))
+		b = append(b, `:{"count":`+strconv.Itoa(s.Kept)+`,"sizeBytes":`+s.KeptBytes.String()+`}`...)
+	}
+	b = append(b, `},"errors":[`...)
+	for i, e := range o.Errors {
+		b = comma(b, i)
+		b = append(b, `{"path":`...)
+		b = AppendString(b, e.Path)
+		b = append(b, `,"message":`...)
+		b = AppendString(b, e.Message)
+		b = append(b, '}')
+	}
+	b = append(b, "]}"...)
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return fmt.Errorf("render: river gc JSON: %w", err)
+	}
+	out.WriteByte('\n')
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+// InventoryJSON writes one skill input document (SPEC A2) as a JSON line,
+// for river-gc --emit-inventory | plangate-gc.
+func InventoryJSON(w io.Writer, in skill.Input) error {
+	b := []byte(`{"inventory":{"scope":"` + string(in.Scope) + `","paths":[`)
+	for i, e := range in.Paths {
+		b = comma(b, i)
+		b = append(b, `{"path":`...)
+		b = AppendString(b, e.Path)
+		b = append(b, `,"sizeBytes":`...)
+		b = strconv.AppendUint(b, e.SizeBytes, 10)
+		b = append(b, `,"mtimeEpoch":`...)
+		b = strconv.AppendInt(b, e.Mtime, 10)
+		b = append(b, '}')
+	}
+	b = append(b, `]},"retention":{"days":`+in.Retention.Days.Literal+`,"maxEntries":`+in.Retention.MaxEntries.Literal+
+		`,"maxSizeMb":`+in.Retention.MaxSizeMb.Literal+`},"now":`+strconv.FormatInt(in.Now, 10)...)
+	for _, list := range []struct {
+		key  string
+		vals []string
+	}{{"hardGuards", in.HardGuards}, {"excludes", in.Excludes}} {
+		b = append(b, `,"`+list.key+`":[`...)
+		for i, v := range list.vals {
+			b = comma(b, i)
+			b = AppendString(b, v)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, "}\n"...)
+	_, err := w.Write(b)
+	return err
+}
+
+// Summary writes river gc's human summary: the per-scope table, the
+// removed (or would-remove) list with reasons, the engine's warnings and
+// questions, and the errors.
+func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang Lang) error {
+	p := printer(lang)
+	var b bytes.Buffer
+	b.WriteString(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
+		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
+	fmt.Fprintf(&b, "%-18s %8s %10s %8s %10s\n", p.Sprintf(keyGCScope), p.Sprintf(keyGCKept), p.Sprintf(keyGCSize),
+		p.Sprintf(keyGCRemoved), p.Sprintf(keyGCSize))
+	removedBy := map[skill.Scope][2]uint64{}
+	for _, rm := range o.Removed {
+		v := removedBy[rm.Scope]
+		removedBy[rm.Scope] = [2]uint64{v[0] + 1, v[1] + rm.SizeBytes}
+	}
+	for _, s := range o.Scopes {
+		rm := removedBy[s.Scope]
+		fmt.Fprintf(&b, "%-18s %8d %10s %8d %10s\n", s.Scope, s.Kept, HumanBytes(s.KeptBytes.String()),
+			rm[0], HumanBytes(strconv.FormatUint(rm[1], 10)))
+	}
+	listKey := keyGCRemovedList
+	if o.Mode == gc.DryRun {
+		listKey = keyGCWouldRemove
+	}
+	if len(o.Removed) > 0 {
+		b.WriteString(p.Sprintf(listKey, strconv.Itoa(len(o.Removed))) + "\n")
+		for _, rm := range o.Removed {
+			fmt.Fprintf(&b, "  %s  %s  %s\n", rm.Path, rm.Reason, HumanBytes(strconv.FormatUint(rm.SizeBytes, 10)))
+		}
+	}
+	for _, s := range o.Scopes {
+		for _, wa := range s.Result.Warnings {
+			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCWarning), s.Scope, WarningMessage(wa, s.Scope, lang))
+		}
+		for _, q := range s.Result.Questions {
+			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCQuestion), s.Scope, QuestionMessage(q, s.Scope, lang))
+		}
+	}
+	if len(o.Errors) > 0 {
+		b.WriteString(p.Sprintf(keyGCErrors, strconv.Itoa(len(o.Errors))) + "\n")
+		for _, e := range o.Errors {
+			fmt.Fprintf(&b, "  %s: %s\n", e.Path, e.Message)
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// HumanBytes renders a decimal byte count in binary units (1.5 MiB).
+func HumanBytes(digits string) string {
+	n, err := strconv.ParseFloat(digits, 64)
+	if err != nil {
+		return digits
+	}
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB"}
+	i := 0
+	for n >= 1024 && i < len(units)-1 {
+		n /= 1024
+		i++
+	}
+	if i == 0 {
+		return digits + " B"
+	}
+	return strconv.FormatFloat(n, 'f', 1, 64) + " " + units[i]
+}
