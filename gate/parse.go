@@ -328,7 +328,7 @@ func (p *parser) str() (any, error) {
 			if bad || !utf8.Valid(buf) {
 				p.problem(CodeUTF8, "string is not valid UTF-8 (or escapes a lone surrogate)")
 			}
-			return string(buf), nil
+			return intern(buf), nil
 		case c < 0x20:
 			return nil, p.fail("control character in string")
 		case c == '\\':
@@ -411,4 +411,22 @@ func (p *parser) hex4() (rune, error) {
 		}
 	}
 	return r, nil
+}
+
+// intern returns the schema's key names without allocating: they repeat
+// once per inventory entry.
+func intern(b []byte) string {
+	switch string(b) {
+	case "path":
+		return "path"
+	case "sizeBytes":
+		return "sizeBytes"
+	case "mtimeEpoch":
+		return "mtimeEpoch"
+	case "type":
+		return "type"
+	case "file":
+		return "file"
+	}
+	return string(b)
 }

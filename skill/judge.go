@@ -57,8 +57,9 @@ type judgement struct {
 	excludes *gitignore.Matcher
 	res      Result
 
-	survivors  []*Entry // usable mtime, not aged: count and size apply
-	guarded    []string // per-path warning subjects, by kind
+	aged       []Decision // age removals, by path
+	survivors  []*Entry   // usable mtime, not aged, by path: count and size apply
+	guarded    []string   // per-path warning subjects, by kind
 	guardExcl  []string
 	guardAge   []string
 	unguarded  []string
@@ -76,65 +77,74 @@ func normaliseGuards(raw []string) guards {
 }
 
 // files applies steps 1–3: drops directories and out-of-scope paths,
-// resolves duplicates, and returns the unique in-scope files by path.
+// resolves duplicates, and returns the unique in-scope files by path. One
+// sort of the entries by path serves all three steps.
 func (j *judgement) files() []candidate {
-	paths := make([]string, len(j.in.Paths))
-	for i := range j.in.Paths {
-		paths[i] = j.in.Paths[i].Path
+	entries := j.in.Paths
+	order := make([]int, len(entries))
+	for i := range order {
+		order[i] = i
 	}
-	slices.Sort(paths)
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(entries[a].Path, entries[b].Path) })
 	var cands []candidate
-	for i := range j.in.Paths {
-		e := &j.in.Paths[i]
-		if e.Dir || strings.HasSuffix(e.Path, "/") || hasChild(paths, e.Path) {
-			j.res.Counts.Directories++
-			continue
-		}
-		if !Canonical(e.Path) {
-			j.res.Counts.OutOfScope++
-			continue
-		}
-		nfc := norm.NFC.String(e.Path)
-		if !j.in.Scope.InScope(nfc) {
-			j.res.Counts.OutOfScope++
-			continue
-		}
-		cands = append(cands, candidate{e: e, nfc: nfc})
-	}
-	slices.SortStableFunc(cands, func(a, b candidate) int { return strings.Compare(a.e.Path, b.e.Path) })
-	unique := cands[:0]
-	for i := 0; i < len(cands); {
+	for i := 0; i < len(order); {
+		path := entries[order[i]].Path
 		k := i + 1
-		for k < len(cands) && cands[k].e.Path == cands[i].e.Path {
+		for k < len(order) && entries[order[k]].Path == path {
 			k++
 		}
-		if k-i == 1 {
-			unique = append(unique, cands[i])
-		} else {
-			j.duplicate(cands[i:k])
-		}
+		group := order[i:k]
 		i = k
+		implied := strings.HasSuffix(path, "/") || j.hasChild(order, path)
+		files := 0
+		for _, idx := range group {
+			if implied || entries[idx].Dir {
+				j.res.Counts.Directories++
+			} else {
+				files++
+			}
+		}
+		if files == 0 {
+			continue
+		}
+		nfc := norm.NFC.String(path)
+		if !Canonical(path) || !j.in.Scope.InScope(nfc) {
+			j.res.Counts.OutOfScope += files
+			continue
+		}
+		if files > 1 {
+			j.duplicate(group)
+			continue
+		}
+		for _, idx := range group {
+			if !entries[idx].Dir {
+				cands = append(cands, candidate{e: &entries[idx], nfc: nfc})
+			}
+		}
 	}
-	return unique
+	return cands
 }
 
-// hasChild reports whether another path starts with p + "/".
-func hasChild(sorted []string, p string) bool {
+// hasChild reports whether another entry's path starts with p + "/";
+// order holds the entry indexes sorted by path.
+func (j *judgement) hasChild(order []int, p string) bool {
 	prefix := p + "/"
-	i := sort.SearchStrings(sorted, prefix)
-	return i < len(sorted) && strings.HasPrefix(sorted[i], prefix)
+	i := sort.Search(len(order), func(k int) bool { return j.in.Paths[order[k]].Path >= prefix })
+	return i < len(order) && strings.HasPrefix(j.in.Paths[order[i]].Path, prefix)
 }
 
-// duplicate keeps one copy of a repeated path, unevaluated, with the
+// duplicate keeps one copy of a repeated file path, unevaluated, with the
 // largest size given.
-func (j *judgement) duplicate(same []candidate) {
+func (j *judgement) duplicate(group []int) {
 	size := uint64(0)
-	for _, c := range same {
-		size = max(size, c.e.SizeBytes)
+	for _, idx := range group {
+		if e := &j.in.Paths[idx]; !e.Dir {
+			size = max(size, e.SizeBytes)
+		}
 	}
 	j.res.Counts.Duplicates++
 	j.keep(size)
-	j.duplicated = append(j.duplicated, same[0].e.Path)
+	j.duplicated = append(j.duplicated, j.in.Paths[group[0]].Path)
 }
 
 func (j *judgement) keep(size uint64) {
@@ -175,46 +185,68 @@ func (j *judgement) classify(files []candidate) {
 			j.inconsist = append(j.inconsist, e.Path)
 			j.keep(e.SizeBytes)
 		case j.pol.aged(e.Mtime):
-			j.remove(Decision{Path: e.Path, SizeBytes: e.SizeBytes, SizeLiteral: e.SizeLiteral,
+			j.res.Counts.Remove++
+			j.aged = append(j.aged, Decision{Path: e.Path, SizeBytes: e.SizeBytes, SizeLiteral: e.SizeLiteral,
 				Reason: ReasonAge, MtimeAge: j.pol.mtimeAge(e.Mtime)})
 		default:
 			j.survivors = append(j.survivors, e)
 		}
 	}
-	j.applyCountAndSize()
-	slices.SortFunc(j.res.Removed, func(a, b Decision) int { return strings.Compare(a.Path, b.Path) })
-}
-
-func (j *judgement) remove(d Decision) {
-	j.res.Counts.Remove++
-	j.res.Removed = append(j.res.Removed, d)
+	j.res.Removed = mergeByPath(j.aged, j.applyCountAndSize())
 }
 
 // applyCountAndSize orders the survivors newest first (mtime DESC, path
 // DESC): past maxEntries they go for count; within it, once the running
-// size exceeds the limit, for size.
-func (j *judgement) applyCountAndSize() {
-	order := slices.Clone(j.survivors)
-	slices.SortFunc(order, func(a, b *Entry) int {
-		if c := cmp.Compare(b.Mtime, a.Mtime); c != 0 {
-			return c
-		}
-		return strings.Compare(b.Path, a.Path)
-	})
-	var cum Bytes
-	for i, e := range order {
-		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes, SizeLiteral: e.SizeLiteral}
-		if int64(i) >= j.pol.maxEntries {
-			d.Reason, d.Rank = ReasonCount, i+1
-			j.remove(d)
-			continue
-		}
-		cum = cum.Add(e.SizeBytes)
-		if j.pol.exceeds(cum) {
-			d.Reason, d.Cumulative = ReasonSize, cum
-			j.remove(d)
-			continue
-		}
-		j.keep(e.SizeBytes)
+// size exceeds the limit, for size. It returns those decisions by path.
+func (j *judgement) applyCountAndSize() []Decision {
+	// Survivors arrive in path order; reversed and stably sorted by mtime
+	// they are in (mtime DESC, path DESC) without comparing a string.
+	n := len(j.survivors)
+	order := make([]int, n)
+	for i := range order {
+		order[i] = n - 1 - i
 	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(j.survivors[b].Mtime, j.survivors[a].Mtime) })
+	verdict := make([]Decision, 0)
+	slot := make([]int32, n) // survivor index → 1 + index into verdict, 0 = kept
+	var cum Bytes
+	for i, si := range order {
+		e := j.survivors[si]
+		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes, SizeLiteral: e.SizeLiteral}
+		switch {
+		case int64(i) >= j.pol.maxEntries:
+			d.Reason, d.Rank = ReasonCount, i+1
+		default:
+			cum = cum.Add(e.SizeBytes)
+			if !j.pol.exceeds(cum) {
+				j.keep(e.SizeBytes)
+				continue
+			}
+			d.Reason, d.Cumulative = ReasonSize, cum
+		}
+		j.res.Counts.Remove++
+		verdict = append(verdict, d)
+		slot[si] = int32(len(verdict))
+	}
+	byPath := make([]Decision, 0, len(verdict))
+	for _, v := range slot {
+		if v > 0 {
+			byPath = append(byPath, verdict[v-1])
+		}
+	}
+	return byPath
+}
+
+// mergeByPath merges two path-sorted decision lists into one.
+func mergeByPath(a, b []Decision) []Decision {
+	out := make([]Decision, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].Path < b[0].Path {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	out = append(out, a...)
+	return append(out, b...)
 }
