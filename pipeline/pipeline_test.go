@@ -9,23 +9,16 @@ import (
 	"testing"
 
 	_ "github.com/plangate-gc/plangate-gc/internal/golden"
+	"github.com/plangate-gc/plangate-gc/internal/synth"
 	"github.com/plangate-gc/plangate-gc/render"
 )
 
-// inventory generates a memory-scope document with n entries, a tenth of
-// them aged out and ties on every mtime, so that every policy works.
+// inventory generates a document with n entries (see internal/synth).
 func inventory(n int) []byte {
 	var b bytes.Buffer
-	b.WriteString(`{"inventory":{"scope":"memory","paths":[`)
-	const now = 1764374400
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		age := (i % 100) * 86400
-		fmt.Fprintf(&b, `{"path":".river/memory/snapshots/%07d.json","sizeBytes":%d,"mtimeEpoch":%d}`, i, 1000+i%5000, now-age)
+	if err := synth.Inventory(&b, n); err != nil {
+		panic(err)
 	}
-	fmt.Fprintf(&b, `]},"retention":{"days":90,"maxEntries":%d,"maxSizeMb":500},"now":%d,"hardGuards":[".river/memory/index.json"],"excludes":["*.keep","snapshots/00000*"]}`, n/2, now)
 	return b.Bytes()
 }
 
