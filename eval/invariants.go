@@ -62,8 +62,11 @@ func checkInvariants(input, jsonOut []byte) []string {
 		if v.Status == "no_review" {
 			continue
 		}
-		if i >= len(docs) || docs[i].value == nil {
-			broken = append(broken, fmt.Sprintf("document %d: judged, but the input does not decode", i+1))
+		if i >= len(docs) {
+			broken = append(broken, fmt.Sprintf("document %d: judged, but the input has no such document", i+1))
+			continue
+		}
+		if docs[i].value == nil { // not faithfully decodable (see surrogateEscape)
 			continue
 		}
 		for _, msg := range checkDocument(docs[i].value, v) {

@@ -6,10 +6,17 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"regexp"
 )
 
+// surrogateEscape finds \uD800–\uDFFF escapes: encoding/json decodes a
+// lone one to U+FFFD, which would turn a non-canonical path into a valid
+// one, so such documents are neither re-encoded nor checked from a decoded
+// value. (It also matches valid pairs; being conservative costs nothing.)
+var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F][0-9a-fA-F]{2}`)
+
 // document is one JSON document of an input stream: its raw bytes and,
-// when it could be decoded, its value.
+// when it could be decoded faithfully, its value.
 type document struct {
 	raw   []byte
 	value map[string]any
@@ -34,7 +41,7 @@ func splitStream(input []byte) (docs []document, tail []byte) {
 		vd := json.NewDecoder(bytes.NewReader(raw))
 		vd.UseNumber()
 		var v map[string]any
-		if vd.Decode(&v) == nil {
+		if !surrogateEscape.Match(raw) && vd.Decode(&v) == nil {
 			d.value = v
 		}
 		docs = append(docs, d)

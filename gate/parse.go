@@ -325,8 +325,8 @@ func (p *parser) str() (any, error) {
 		}
 		switch {
 		case c == '"':
-			if bad || !utf8.Valid(buf) {
-				p.problem(CodeUTF8, "string is not valid UTF-8 (or escapes a lone surrogate)")
+			if bad {
+				p.problem(CodeUTF8, "string is not valid UTF-8")
 			}
 			return intern(buf), nil
 		case c < 0x20:
@@ -350,46 +350,93 @@ func (p *parser) str() (any, error) {
 			case 't':
 				buf = append(buf, '\t')
 			case 'u':
-				r, lone, err := p.unicodeEscape()
+				r, err := p.unicodeEscape()
 				if err != nil {
 					return nil, err
 				}
-				bad = bad || lone
-				buf = utf8.AppendRune(buf, r)
+				buf = appendCodePoint(buf, r)
 			default:
 				return nil, p.fail("invalid escape in string")
 			}
+		case c >= utf8.RuneSelf:
+			// Check raw multi-byte sequences here: buf also holds escaped
+			// lone surrogates, which are allowed and must not be flagged.
+			p.unread()
+			r, size, err := p.rawRune()
+			if err != nil {
+				return nil, err
+			}
+			if r == utf8.RuneError && size == 1 {
+				bad = true
+				buf = append(buf, c)
+				continue
+			}
+			buf = utf8.AppendRune(buf, r)
 		default:
 			buf = append(buf, c)
 		}
 	}
 }
 
-// unicodeEscape reads the hex digits after \u, joining surrogate pairs.
-func (p *parser) unicodeEscape() (r rune, lone bool, err error) {
-	r, err = p.hex4()
-	if err != nil {
-		return 0, false, err
+// rawRune reads one UTF-8 sequence from the input; an invalid byte is
+// returned as (RuneError, 1).
+func (p *parser) rawRune() (rune, int, error) {
+	b, _ := p.r.Peek(utf8.UTFMax)
+	r, size := utf8.DecodeRune(b)
+	if size == 0 {
+		return 0, 0, p.fail("unexpected end of input")
 	}
-	if !utf16.IsSurrogate(r) {
-		return r, false, nil
+	p.r.Discard(size) //nolint:errcheck // peeked
+	p.off += int64(size)
+	return r, size, nil
+}
+
+// appendCodePoint appends r as UTF-8, or an escaped lone surrogate in the
+// generalised (WTF-8) form: JSON text may escape one, I-JSON aside, and
+// SPEC A4 then makes the path non-canonical because it is not valid UTF-8.
+func appendCodePoint(buf []byte, r rune) []byte {
+	if utf16.IsSurrogate(r) {
+		return append(buf, 0xED, byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
 	}
-	if r >= 0xDC00 {
-		return utf8.RuneError, true, nil
+	return utf8.AppendRune(buf, r)
+}
+
+// unicodeEscape reads the hex digits after \u, joining a surrogate pair;
+// a lone surrogate is returned as is (see appendCodePoint).
+func (p *parser) unicodeEscape() (rune, error) {
+	r, err := p.hex4()
+	if err != nil || !utf16.IsSurrogate(r) || r >= 0xDC00 {
+		return r, err
 	}
-	if b, _ := p.r.Peek(2); string(b) != `\u` {
-		return utf8.RuneError, true, nil
+	if b, _ := p.r.Peek(6); len(b) < 6 || string(b[:2]) != `\u` {
+		return r, nil
 	}
-	p.r.Discard(2) //nolint:errcheck
-	p.off += 2
-	lo, err := p.hex4()
-	if err != nil {
-		return 0, false, err
+	b, _ := p.r.Peek(6)
+	lo, ok := hexValue(b[2:])
+	if pair := utf16.DecodeRune(r, lo); !ok || pair == utf8.RuneError {
+		return r, nil // the next escape is read on its own
 	}
-	if pair := utf16.DecodeRune(r, lo); pair != utf8.RuneError {
-		return pair, false, nil
+	p.r.Discard(6) //nolint:errcheck // peeked
+	p.off += 6
+	return utf16.DecodeRune(r, lo), nil
+}
+
+// hexValue decodes four hex digits.
+func hexValue(b []byte) (rune, bool) {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
 	}
-	return utf8.RuneError, true, nil
+	return r, true
 }
 
 func (p *parser) hex4() (rune, error) {

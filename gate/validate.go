@@ -141,9 +141,6 @@ func entryOf(item any) (skill.Entry, bool) {
 		return skill.Entry{}, false
 	}
 	e := skill.Entry{Path: path, SizeBytes: uint64(size)}
-	if lit := string(m["sizeBytes"].(json.Number)); lit != strconv.FormatInt(size, 10) {
-		e.SizeLiteral = lit
-	}
 	mt, present := m["mtimeEpoch"]
 	if !present {
 		return skill.Entry{}, false

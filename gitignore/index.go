@@ -8,13 +8,23 @@ import "math/bits"
 // first. The bit sets keep rule order, so "last match wins" is unchanged,
 // and the lookup is a slice index, so Match still does not allocate.
 
-// byteSet is a set of byte values.
+// byteSet is a set of byte values, one bit per value.
 type byteSet [4]uint64
 
-func (s *byteSet) add(c byte)       { s[c>>6] |= 1 << (c & 63) }
-func (s *byteSet) has(c byte) bool  { return s[c>>6]&(1<<(c&63)) != 0 }
-func allBytes() byteSet             { return byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)} }
-func singleByte(c byte) (s byteSet) { s.add(c); return s }
+func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+
+// allBytes is the set that constrains nothing.
+func allBytes() byteSet { return byteSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)} }
+
+// singleByte is the set holding only c.
+func singleByte(c byte) (s byteSet) {
+	s.add(c)
+	return s
+}
+
+// literalEnd is the set of possible last bytes of a name that ends with (or
+// equals) lit: its last byte, or anything when lit is empty.
 func literalEnd(lit string) byteSet {
 	if lit == "" {
 		return allBytes()

@@ -92,13 +92,10 @@ func QuestionMessage(q skill.Question, scope skill.Scope, lang Lang) string {
 	return string(q.Kind)
 }
 
-// RemoveMessage words the evidence of one REMOVE verdict; sizeBytes echoes
-// the input's literal (SPEC A3).
+// RemoveMessage words the evidence of one REMOVE verdict, numbers in plain
+// digits (SPEC A10: 1.0e3 in the input is 1000 here).
 func RemoveMessage(d skill.Decision, lang Lang) string {
-	size := d.SizeLiteral
-	if size == "" {
-		size = strconv.FormatUint(d.SizeBytes, 10)
-	}
+	size := strconv.FormatUint(d.SizeBytes, 10)
 	switch d.Reason {
 	case skill.ReasonAge:
 		return msg(lang, keyRemoveAge, size, strconv.FormatInt(d.MtimeAge, 10))

@@ -17,11 +17,7 @@ func (j *judgement) finish() {
 	if j.res.Removed == nil {
 		j.res.Removed = []Decision{}
 	}
-	if s := j.in.Scope; s == ScopeMemory || s == ScopeReviewArtifacts {
-		if src := s.SingleSource(); !j.input.cover(src) {
-			j.res.Questions = append(j.res.Questions, Question{Kind: QuestionGuardsNotSupplied, Path: src})
-		}
-	}
+	j.res.Questions = append(j.res.Questions, guardsQuestion(j.in.Scope, j.input)...)
 	w := &j.res.Warnings
 	for _, p := range j.guardExcl {
 		*w = append(*w, Warning{Kind: WarnGuardExclude, Path: p})
@@ -43,4 +39,18 @@ func (j *judgement) finish() {
 	if 5*c.Remove > 4*total {
 		*w = append(*w, Warning{Kind: WarnAggressive, Remove: c.Remove, Total: total})
 	}
+}
+
+// guardsQuestion is the advisory guards-not-supplied question (SPEC A8):
+// for memory and review-artifacts, the caller's hardGuards must cover the
+// scope's single source. It does not depend on the judgement, so it is
+// asked even when invalid retention blocks the document.
+func guardsQuestion(s Scope, input guards) []Question {
+	if s != ScopeMemory && s != ScopeReviewArtifacts {
+		return nil
+	}
+	if src := s.SingleSource(); !input.cover(src) {
+		return []Question{{Kind: QuestionGuardsNotSupplied, Path: src}}
+	}
+	return nil
 }

@@ -25,26 +25,34 @@ func Judge(in Input) (Result, error) {
 	if !in.Scope.Valid() {
 		return Result{}, fmt.Errorf("unknown scope %q", in.Scope)
 	}
-	if qs := retentionQuestions(in.Retention); len(qs) > 0 {
-		return Result{Status: StatusHandoff, Scope: in.Scope, Questions: qs}, nil
-	}
 	excludes, err := gitignore.Compile(in.Excludes)
 	if err != nil {
 		return Result{}, fmt.Errorf("excludes: %w", err)
 	}
 	j := judgement{
 		in:       in,
-		pol:      newPolicy(in.Retention, in.Now),
 		input:    normaliseGuards(in.HardGuards),
 		excludes: excludes,
 		res:      Result{Status: StatusOK, Scope: in.Scope, Evaluated: true},
 	}
-	j.builtin = guards{}
 	if src := in.Scope.SingleSource(); src != "" {
 		j.builtin = guards{src}
 	}
+	invalid := retentionQuestions(in.Retention)
+	if len(invalid) == 0 {
+		j.pol = newPolicy(in.Retention, in.Now)
+	} else {
+		// No evaluation: a policy that removes nothing still classifies
+		// steps 1–6, which the unreliable-mtime question needs.
+		j.pol = keepAll(in.Now)
+	}
 	j.classify(j.files())
 	j.finish()
+	if len(invalid) > 0 {
+		// The whole document is blocked: only the questions remain, the
+		// retention ones first (SPEC A8 order).
+		return Result{Status: StatusHandoff, Scope: in.Scope, Questions: append(invalid, j.res.Questions...)}, nil
+	}
 	return j.res, nil
 }
 
@@ -186,7 +194,7 @@ func (j *judgement) classify(files []candidate) {
 			j.keep(e.SizeBytes)
 		case j.pol.aged(e.Mtime):
 			j.res.Counts.Remove++
-			j.aged = append(j.aged, Decision{Path: e.Path, SizeBytes: e.SizeBytes, SizeLiteral: e.SizeLiteral,
+			j.aged = append(j.aged, Decision{Path: e.Path, SizeBytes: e.SizeBytes,
 				Reason: ReasonAge, MtimeAge: j.pol.mtimeAge(e.Mtime)})
 		default:
 			j.survivors = append(j.survivors, e)
@@ -212,7 +220,7 @@ func (j *judgement) applyCountAndSize() []Decision {
 	var cum Bytes
 	for i, si := range order {
 		e := j.survivors[si]
-		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes, SizeLiteral: e.SizeLiteral}
+		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
 		switch {
 		case int64(i) >= j.pol.maxEntries:
 			d.Reason, d.Rank = ReasonCount, i+1

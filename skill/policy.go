@@ -45,6 +45,11 @@ func newPolicy(r Retention, now int64) policy {
 	return p
 }
 
+// keepAll is a policy under which no entry is ever removed.
+func keepAll(now int64) policy {
+	return policy{now: now, cutoff: math.Inf(-1), maxEntries: math.MaxInt64, unlimited: true}
+}
+
 // aged reports whether a usable mtime is older than the cutoff.
 func (p policy) aged(mtime int64) bool { return float64(mtime) < p.cutoff }
 

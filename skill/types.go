@@ -41,9 +41,6 @@ type Entry struct {
 	Path string
 	// SizeBytes is the entry's size (0 ≤ SizeBytes ≤ 2^53−1).
 	SizeBytes uint64
-	// SizeLiteral is the size as written in the input ("1e3"), echoed in
-	// messages; empty means the plain digits of SizeBytes.
-	SizeLiteral string
 	// Mtime is the modification time in epoch seconds, valid when MtimeKnown.
 	Mtime      int64
 	MtimeKnown bool
@@ -91,10 +88,9 @@ const (
 // Decision is one REMOVE verdict with the evidence that justifies it.
 type Decision struct {
 	Path string
-	// SizeBytes and SizeLiteral are copied from the Entry.
-	SizeBytes   uint64
-	SizeLiteral string
-	Reason      Reason
+	// SizeBytes is copied from the Entry.
+	SizeBytes uint64
+	Reason    Reason
 	// MtimeAge is set for age: whole days between mtime and now.
 	MtimeAge int64
 	// Rank is set for count: the 1-based position in (mtime DESC, path DESC).

@@ -24,8 +24,8 @@ type cli struct {
 	MaxEntries    string   `name:"max-entries" default:"1000" placeholder:"N" help:"Keep at most N entries per scope, dropping the oldest."`
 	MaxSizeMb     string   `name:"max-size-mb" default:"500" placeholder:"N" help:"Keep at most N MB per scope, dropping the oldest."`
 	Now           string   `placeholder:"RFC3339" help:"Pin the reference time (default: the system clock, which breaks determinism)."`
-	Scope         []string `placeholder:"SCOPE" help:"memory, evals, review-artifacts, tmp or all (repeatable; default all)."`
-	Exclude       []string `placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob (repeatable)."`
+	Scope         []string `sep:"none" placeholder:"SCOPE" help:"memory, evals, review-artifacts, tmp or all (repeatable; default all)."`
+	Exclude       []string `sep:"none" placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob (repeatable)."`
 	DryRun        bool     `name:"dry-run" help:"List candidates only (the default without --force; wins over --force)."`
 	Force         bool     `help:"Actually delete."`
 	JSON          bool     `name:"json" help:"Write the machine-readable result on stdout; the summary goes to stderr."`
