@@ -48,6 +48,10 @@ type parser struct {
 	itemUnsafe bool
 	// scratch is reused by str and number to avoid a buffer per token.
 	scratch []byte
+	// reuse, when set, is the map the next object is decoded into: paths
+	// items are consumed by onItem before the next one is parsed.
+	reuse    map[string]any
+	itemMaps map[string]any
 }
 
 func (p *parser) fail(msg string) error { return &syntaxError{offset: p.off, msg: msg} }
@@ -125,6 +129,10 @@ func (p *parser) value(depth int) (any, error) {
 func (p *parser) object(depth int) (any, error) {
 	p.read() //nolint:errcheck // the '{' was peeked
 	obj := map[string]any{}
+	if p.reuse != nil { // a paths item: one map serves them all
+		obj, p.reuse = p.reuse, nil
+		clear(obj)
+	}
 	c, _, err := p.skipSpace()
 	if err != nil {
 		return nil, err
@@ -219,9 +227,13 @@ func (p *parser) pathsArray(depth int) (any, error) {
 	if !ok || c != '[' || depth+1 > maxDepth {
 		return p.value(depth)
 	}
+	p.itemMaps = map[string]any{}
+	p.reuse = p.itemMaps
+	defer func() { p.reuse = nil }()
 	return p.elements(depth+1, func(i int, v any) {
 		p.onItem(i, v, p.itemUnsafe)
 		p.items++
+		p.reuse = p.itemMaps
 	})
 }
 
