@@ -3,6 +3,7 @@ package render
 import (
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/plangate-gc/plangate-gc/gate"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -110,12 +111,8 @@ func RemoveMessage(d skill.Decision, lang Lang) string {
 // for stderr.
 func GateReasons(w io.Writer, e *gate.Error) error {
 	var b []byte
-	for _, p := range e.Problems {
-		loc := p.Pointer
-		if loc == "" {
-			loc = "(document)"
-		}
-		b = line(b, "NO_REVIEW reason: ", loc+": "+p.Message)
+	for _, reason := range strings.Split(e.Error(), "\n") {
+		b = line(b, "NO_REVIEW reason: ", reason)
 	}
 	_, err := w.Write(b)
 	return err
