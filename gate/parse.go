@@ -420,10 +420,10 @@ func (p *parser) unicodeEscape() (rune, error) {
 	if err != nil || !utf16.IsSurrogate(r) || r >= 0xDC00 {
 		return r, err
 	}
-	if b, _ := p.r.Peek(6); len(b) < 6 || string(b[:2]) != `\u` {
+	b, _ := p.r.Peek(6)
+	if len(b) < 6 || string(b[:2]) != `\u` {
 		return r, nil
 	}
-	b, _ := p.r.Peek(6)
 	lo, ok := hexValue(b[2:])
 	if pair := utf16.DecodeRune(r, lo); !ok || pair == utf8.RuneError {
 		return r, nil // the next escape is read on its own
@@ -433,8 +433,11 @@ func (p *parser) unicodeEscape() (rune, error) {
 	return utf16.DecodeRune(r, lo), nil
 }
 
-// hexValue decodes four hex digits.
+// hexValue decodes the four hex digits at the start of b.
 func hexValue(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
 	var r rune
 	for _, c := range b[:4] {
 		switch {
@@ -452,23 +455,13 @@ func hexValue(b []byte) (rune, bool) {
 }
 
 func (p *parser) hex4() (rune, error) {
-	var r rune
-	for range 4 {
-		c, err := p.read()
-		if err != nil {
-			return 0, err
-		}
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, p.fail("invalid \\u escape")
-		}
+	b, _ := p.r.Peek(4)
+	r, ok := hexValue(b)
+	if !ok {
+		return 0, p.fail("invalid \\u escape")
 	}
+	p.r.Discard(4) //nolint:errcheck // peeked
+	p.off += 4
 	return r, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -56,12 +58,12 @@ func (w *walker) fileMetadata(dirfd int, name string, st *unix.Stat_t) (stamp, s
 		}
 	}
 	if err != nil {
-		return stamp{}, "cannot open for metadata: " + errText(err)
+		return stamp{}, "cannot open for metadata: " + fsmsg.ErrText(err)
 	}
 	defer unix.Close(fd)
 	var now unix.Stat_t
 	if err := unix.Fstat(fd, &now); err != nil {
-		return stamp{}, "cannot stat for metadata: " + errText(err)
+		return stamp{}, "cannot stat for metadata: " + fsmsg.ErrText(err)
 	}
 	if now.Mode&unix.S_IFMT != unix.S_IFREG || now.Dev != st.Dev || now.Ino != st.Ino {
 		return stamp{}, "replaced during scan; metadata not read"
@@ -72,7 +74,7 @@ func (w *walker) fileMetadata(dirfd int, name string, st *unix.Stat_t) (stamp, s
 	case r.left <= 0:
 		return stamp{}, fmt.Sprintf("grew beyond the %d-byte metadata cap", MetadataByteCap)
 	case r.err != nil:
-		return stamp{}, "cannot read for metadata: " + errText(r.err)
+		return stamp{}, "cannot read for metadata: " + fsmsg.ErrText(r.err)
 	case err != nil:
 		return stamp{}, "no metadata timestamp: " + err.Error()
 	}

@@ -5,8 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plangate-gc/plangate-gc/skill"
+	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+
 	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // Options tunes a scan. The zero value reads file mtimes only.
@@ -135,13 +138,13 @@ func Scan(root string, scope skill.Scope, opts Options) Result {
 	}
 	rootfd, err := openDir(unix.AT_FDCWD, root, false)
 	if err != nil {
-		w.errorf(".", "cannot open root directory: %s", errText(err))
+		w.errorf(".", "cannot open root directory: %s", fsmsg.ErrText(err))
 		return w.finish()
 	}
 	defer unix.Close(rootfd)
 	var st unix.Stat_t
 	if err := unix.Fstat(rootfd, &st); err != nil {
-		w.errorf(".", "cannot stat root directory: %s", errText(err))
+		w.errorf(".", "cannot stat root directory: %s", fsmsg.ErrText(err))
 		return w.finish()
 	}
 	w.rootDev = uint64(st.Dev)

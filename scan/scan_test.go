@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plangate-gc/plangate-gc/skill"
 	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // buildRepo creates a tree touching every scope, plus things that must not

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -24,11 +26,11 @@ type walker struct {
 }
 
 func (w *walker) errorf(path, format string, args ...any) {
-	w.res.Errors = append(w.res.Errors, Error{Path: printable(path), Message: fmt.Sprintf(format, args...)})
+	w.res.Errors = append(w.res.Errors, Error{Path: fsmsg.Printable(path), Message: fmt.Sprintf(format, args...)})
 }
 
 func (w *walker) notef(path, format string, args ...any) {
-	w.res.Notes = append(w.res.Notes, Note{Path: printable(path), Message: fmt.Sprintf(format, args...)})
+	w.res.Notes = append(w.res.Notes, Note{Path: fsmsg.Printable(path), Message: fmt.Sprintf(format, args...)})
 }
 
 // openDir opens name relative to dirfd as a directory without following a
@@ -68,7 +70,7 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 			case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
 				w.notef(sofar, "is %s, not a directory; not followed, nothing scanned in %s", describeAt(cur, c), rel)
 			default:
-				w.errorf(sofar, "cannot open directory: %s", errText(err))
+				w.errorf(sofar, "cannot open directory: %s", fsmsg.ErrText(err))
 			}
 			return -1, false
 		}
@@ -88,7 +90,7 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 func (w *walker) sameDev(fd int, rel string) bool {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		w.errorf(rel, "cannot stat directory: %s", errText(err))
+		w.errorf(rel, "cannot stat directory: %s", fsmsg.ErrText(err))
 		return false
 	}
 	if uint64(st.Dev) != w.rootDev {
@@ -105,7 +107,7 @@ func (w *walker) walkDir(fd int, rel string) {
 	names, err := w.readNames(fd)
 	if err != nil {
 		// Entries read before the failure are still used.
-		w.errorf(rel, "cannot read directory: %s", errText(err))
+		w.errorf(rel, "cannot read directory: %s", fsmsg.ErrText(err))
 	}
 	for _, name := range names {
 		w.visit(fd, rel, name)
@@ -122,7 +124,7 @@ func (w *walker) visit(dirfd int, rel, name string) {
 	var st unix.Stat_t
 	if err := fstatat(dirfd, name, &st); err != nil {
 		if !errors.Is(err, unix.ENOENT) { // vanished since readdir: nothing to list
-			w.errorf(p, "cannot stat: %s", errText(err))
+			w.errorf(p, "cannot stat: %s", fsmsg.ErrText(err))
 		}
 		return
 	}
@@ -152,7 +154,7 @@ func (w *walker) visit(dirfd int, rel, name string) {
 			case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
 				w.notef(p, "changed during scan (now %s); not descended", describeAt(dirfd, name))
 			default:
-				w.errorf(p, "cannot open directory: %s", errText(err))
+				w.errorf(p, "cannot open directory: %s", fsmsg.ErrText(err))
 			}
 			return
 		}
@@ -162,7 +164,7 @@ func (w *walker) visit(dirfd int, rel, name string) {
 		}
 		w.walkDir(cfd, p)
 	default:
-		w.notef(p, "%s; not followed, not listed", kindOf(st.Mode))
+		w.notef(p, "%s; not followed, not listed", fsmsg.Kind(st.Mode))
 	}
 }
 
@@ -226,57 +228,7 @@ func fstatat(dirfd int, name string, st *unix.Stat_t) error {
 func describeAt(dirfd int, name string) string {
 	var st unix.Stat_t
 	if err := fstatat(dirfd, name, &st); err != nil {
-		return "unreadable (" + errText(err) + ")"
+		return "unreadable (" + fsmsg.ErrText(err) + ")"
 	}
-	return kindOf(st.Mode)
-}
-
-// kindOf describes a file type in words.
-func kindOf(mode uint32) string {
-	switch mode & unix.S_IFMT {
-	case unix.S_IFLNK:
-		return "a symlink"
-	case unix.S_IFIFO:
-		return "a FIFO"
-	case unix.S_IFSOCK:
-		return "a socket"
-	case unix.S_IFCHR:
-		return "a character device"
-	case unix.S_IFBLK:
-		return "a block device"
-	case unix.S_IFDIR:
-		return "a directory"
-	case unix.S_IFREG:
-		return "a regular file"
-	}
-	return "of unknown type"
-}
-
-// errText renders an error without Go-specific wrapping, e.g. "permission
-// denied", so messages are stable and readable.
-func errText(err error) string {
-	var errno unix.Errno
-	if errors.As(err, &errno) {
-		return errno.Error()
-	}
-	return err.Error()
-}
-
-// printable returns p with every byte that is not part of valid UTF-8
-// written as \xNN; valid text (including a real U+FFFD) is kept.
-func printable(p string) string {
-	if utf8.ValidString(p) {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); {
-		r, size := utf8.DecodeRuneInString(p[i:])
-		if r == utf8.RuneError && size == 1 {
-			fmt.Fprintf(&b, `\x%02x`, p[i])
-		} else {
-			b.WriteString(p[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
+	return fsmsg.Kind(st.Mode)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -85,7 +87,7 @@ func Delete(root string, targets []Target, opts Options) Report {
 	var rep Report
 	rootfd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		rep.Errors = append(rep.Errors, Error{Path: ".", Message: "cannot open root directory: " + errText(err)})
+		rep.Errors = append(rep.Errors, Error{Path: ".", Message: "cannot open root directory: " + fsmsg.ErrText(err)})
 		return rep
 	}
 	defer unix.Close(rootfd)
@@ -95,7 +97,7 @@ func Delete(root string, targets []Target, opts Options) Report {
 		case gone:
 			rep.Gone = append(rep.Gone, t.Path)
 		case msg != "":
-			rep.Errors = append(rep.Errors, Error{Path: printable(t.Path), Message: msg})
+			rep.Errors = append(rep.Errors, Error{Path: fsmsg.Printable(t.Path), Message: msg})
 		default:
 			rep.Deleted = append(rep.Deleted, t.Path)
 		}
@@ -142,7 +144,7 @@ func (d *deleter) deleteOne(t Target) (msg string, gone bool) {
 		return "", true
 	}
 	if err != nil {
-		return "cannot stat: " + errText(err) + "; not deleted", false
+		return "cannot stat: " + fsmsg.ErrText(err) + "; not deleted", false
 	}
 	if msg := changed(t, &st); msg != "" {
 		return msg + "; not deleted", false
@@ -157,7 +159,7 @@ func (d *deleter) deleteOne(t Target) (msg string, gone bool) {
 		return "", true
 	}
 	if err != nil {
-		return "cannot delete: " + errText(err), false
+		return "cannot delete: " + fsmsg.ErrText(err), false
 	}
 	return "", false
 }
@@ -166,7 +168,7 @@ func (d *deleter) deleteOne(t Target) (msg string, gone bool) {
 // describes every difference, or returns "" when it is the same file.
 func changed(t Target, st *unix.Stat_t) string {
 	if typ := st.Mode & unix.S_IFMT; typ != unix.S_IFREG {
-		return "now " + kindOf(typ) + ", not a regular file"
+		return "now " + fsmsg.Kind(typ) + ", not a regular file"
 	}
 	var diffs []string
 	if uint64(st.Dev) != t.Dev || uint64(st.Ino) != t.Ino {
@@ -208,52 +210,4 @@ func splitPath(p string) ([]string, error) {
 		}
 	}
 	return comps, nil
-}
-
-// kindOf describes a file type in words.
-func kindOf(typ uint32) string {
-	switch typ & unix.S_IFMT {
-	case unix.S_IFLNK:
-		return "a symlink"
-	case unix.S_IFDIR:
-		return "a directory"
-	case unix.S_IFIFO:
-		return "a FIFO"
-	case unix.S_IFSOCK:
-		return "a socket"
-	case unix.S_IFCHR:
-		return "a character device"
-	case unix.S_IFBLK:
-		return "a block device"
-	case unix.S_IFREG:
-		return "a regular file"
-	}
-	return "of unknown type"
-}
-
-// errText renders an errno as its plain text, e.g. "permission denied".
-func errText(err error) string {
-	var errno unix.Errno
-	if errors.As(err, &errno) {
-		return errno.Error()
-	}
-	return err.Error()
-}
-
-// printable writes bytes that are not valid UTF-8 as \xNN.
-func printable(p string) string {
-	if utf8.ValidString(p) {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); {
-		r, size := utf8.DecodeRuneInString(p[i:])
-		if r == utf8.RuneError && size == 1 {
-			fmt.Fprintf(&b, `\x%02x`, p[i])
-		} else {
-			b.WriteString(p[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -76,7 +78,7 @@ func (d *deleter) openChain(dirs []string) (int, error) {
 		}
 	}
 	for i, c := range dirs {
-		sofar := printable(strings.Join(dirs[:i+1], "/"))
+		sofar := fsmsg.Printable(strings.Join(dirs[:i+1], "/"))
 		var fd int
 		var err error
 		for {
@@ -100,14 +102,14 @@ func (d *deleter) openChain(dirs []string) (int, error) {
 				}
 				return -1, notDir(sofar, st.Mode)
 			}
-			return -1, fmt.Errorf("cannot open parent directory %s: %s", sofar, errText(err))
+			return -1, fmt.Errorf("cannot open parent directory %s: %s", sofar, fsmsg.ErrText(err))
 		}
 		var st unix.Stat_t
 		if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 			unix.Close(fd)
 			defer closeCur()
 			if err != nil {
-				return -1, fmt.Errorf("cannot stat parent directory %s: %s", sofar, errText(err))
+				return -1, fmt.Errorf("cannot stat parent directory %s: %s", sofar, fsmsg.ErrText(err))
 			}
 			return -1, notDir(sofar, st.Mode)
 		}
@@ -125,5 +127,5 @@ func notDir(rel string, mode uint32) error {
 	if mode&unix.S_IFMT == unix.S_IFLNK {
 		return fmt.Errorf("parent %s is a symlink; not followed", rel)
 	}
-	return fmt.Errorf("parent %s is %s, not a directory", rel, kindOf(mode))
+	return fmt.Errorf("parent %s is %s, not a directory", rel, fsmsg.Kind(mode))
 }
