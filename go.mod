@@ -4,13 +4,11 @@ go 1.26.0
 
 require (
 	github.com/alecthomas/kong v1.17.0
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1
 	golang.org/x/sys v0.50.0
+	golang.org/x/term v0.48.0
 	golang.org/x/text v0.44.0
 )
 
-require (
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
-	golang.org/x/term v0.48.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
-)
+require golang.org/x/tools v0.52.0 // indirect
