@@ -10,6 +10,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -91,10 +93,11 @@ func Run(cfg Config) (Outcome, error) {
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}
 	out := Outcome{Mode: cfg.Mode}
+	guards := hardGuards(cfg.Root)
 	files := map[string]scan.File{}
 	var targets []sweep.Target
 	for _, scope := range cfg.Scopes {
-		inv, scanned, errs := inventory(cfg, scope)
+		inv, scanned, errs := inventory(cfg, scope, guards)
 		out.Errors = append(out.Errors, errs...)
 		res, err := skill.Judge(inv)
 		if err != nil {
@@ -159,8 +162,9 @@ func (o *Outcome) apply(rep sweep.Report, debug func(string, ...any)) {
 func Inventories(cfg Config) ([]skill.Input, []Error) {
 	var docs []skill.Input
 	var errs []Error
+	guards := hardGuards(cfg.Root)
 	for _, scope := range cfg.Scopes {
-		inv, _, e := inventory(cfg, scope)
+		inv, _, e := inventory(cfg, scope, guards)
 		errs = append(errs, e...)
 		if len(inv.Paths) > 0 {
 			docs = append(docs, inv)
@@ -169,18 +173,51 @@ func Inventories(cfg Config) ([]skill.Input, []Error) {
 	return docs, errs
 }
 
-// inventory scans one scope and builds its engine input: the built-in
-// single sources are the hard guards (SPEC Part B).
-func inventory(cfg Config, scope skill.Scope) (skill.Input, map[string]scan.File, []Error) {
-	res := scan.Scan(cfg.Root, scope, scan.Options{Metadata: cfg.Metadata})
-	in := skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes}
+// maxSize is the largest size the engine accepts (SPEC A2: 2^53−1).
+const maxSize = 1<<53 - 1
+
+// hardGuards returns the built-in single sources, plus, for each of them
+// that is a symlink (artifacts/evals/latest → run-42), the path it points
+// to inside the root: seed 000 protects "the current run", not just the
+// link, and scanning artifacts/evals/ would otherwise list run-42's files.
+// Resolving only reads links; a target outside the root is never scanned
+// anyway and is ignored.
+func hardGuards(root string) []string {
+	var gs []string
+	realRoot, rootErr := filepath.EvalSymlinks(root)
 	for _, s := range skill.Scopes() {
-		if src := s.SingleSource(); src != "" {
-			in.HardGuards = append(in.HardGuards, src)
+		src := s.SingleSource()
+		if src == "" {
+			continue
+		}
+		gs = append(gs, src)
+		link := filepath.Join(root, filepath.FromSlash(src))
+		if st, err := os.Lstat(link); rootErr != nil || err != nil || st.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		target, err := filepath.EvalSymlinks(link)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(realRoot, target); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") {
+			gs = append(gs, filepath.ToSlash(rel))
 		}
 	}
+	return gs
+}
+
+// inventory scans one scope and builds its engine input with the given
+// hard guards (SPEC Part B).
+func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map[string]scan.File, []Error) {
+	res := scan.Scan(cfg.Root, scope, scan.Options{Metadata: cfg.Metadata})
+	in := skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards}
 	byPath := make(map[string]scan.File, len(res.Files))
+	var errs []Error
 	for _, f := range res.Files {
+		if f.Size > maxSize { // only sparse files get here; the engine could not take it
+			errs = append(errs, Error{Path: f.Path, Message: "size exceeds 2^53-1 bytes; not judged"})
+			continue
+		}
 		byPath[f.Path] = f
 		in.Paths = append(in.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
 		if cfg.Debug != nil {
@@ -192,7 +229,6 @@ func inventory(cfg Config, scope skill.Scope) (skill.Input, map[string]scan.File
 			cfg.Debug("%s: %s", n.Path, n.Message)
 		}
 	}
-	var errs []Error
 	for _, e := range res.Errors {
 		errs = append(errs, Error{Path: e.Path, Message: e.Message})
 	}

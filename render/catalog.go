@@ -107,7 +107,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	keyGCWouldRemove: {"削除候補 (%s 件, dry-run のため未削除):", "would remove (%s, dry-run: nothing deleted):"},
 	keyGCWarning:     {"警告", "warning"},
 	keyGCQuestion:    {"要確認", "question"},
-	keyGCErrors:      {"エラー (%s 件):", "errors (%s):"},
+	keyGCErrors:      {"エラー %s 件 (標準エラー出力に記載)", "errors: %s (listed on stderr)"},
 }
 
 var printers = func() map[Lang]*message.Printer {

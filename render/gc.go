@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
+	"unicode"
 
 	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -114,12 +116,12 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang Lang)
 	if len(o.Removed) > 0 {
 		b.WriteString(p.Sprintf(listKey, strconv.Itoa(len(o.Removed))) + "\n")
 		for _, rm := range o.Removed {
-			fmt.Fprintf(&b, "  %s  %s  %s\n", rm.Path, rm.Reason, HumanBytes(strconv.FormatUint(rm.SizeBytes, 10)))
+			fmt.Fprintf(&b, "  %s  %s  %s\n", displayPath(rm.Path), rm.Reason, HumanBytes(strconv.FormatUint(rm.SizeBytes, 10)))
 		}
 	}
 	for _, s := range o.Scopes {
 		for _, wa := range s.Result.Warnings {
-			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCWarning), s.Scope, WarningMessage(wa, s.Scope, lang))
+			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCWarning), s.Scope, displayPath(WarningMessage(wa, s.Scope, lang)))
 		}
 		for _, q := range s.Result.Questions {
 			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCQuestion), s.Scope, QuestionMessage(q, s.Scope, lang))
@@ -127,12 +129,29 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang Lang)
 	}
 	if len(o.Errors) > 0 {
 		b.WriteString(p.Sprintf(keyGCErrors, strconv.Itoa(len(o.Errors))) + "\n")
-		for _, e := range o.Errors {
-			fmt.Fprintf(&b, "  %s: %s\n", e.Path, e.Message)
-		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// Errors writes river gc's errors[] for stderr, one per line.
+func Errors(w io.Writer, errs []gc.Error) error {
+	var b bytes.Buffer
+	for _, e := range errs {
+		fmt.Fprintf(&b, "river gc: error: %s: %s\n", displayPath(e.Path), e.Message)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// displayPath quotes a path that holds control or other non-printable
+// characters, so a file name cannot break the summary's lines or send
+// escape sequences to a terminal. JSON output keeps paths exact.
+func displayPath(p string) string {
+	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(p)
+	}
+	return p
 }
 
 // HumanBytes renders a decimal byte count in binary units (1.5 MiB).

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 
 	"golang.org/x/sys/unix"
 )
@@ -202,8 +202,8 @@ func readMetadataObject(dec *json.Decoder, found *[numFields]stamp, seen *[numFi
 }
 
 // readField consumes the value of a recognised key and records it when it
-// is a string that parses as RFC 3339 (time.RFC3339 accepts fractional
-// seconds and numeric offsets). time.Unix floors, also before 1970.
+// is a string that parses as RFC 3339 (internal/rfc3339: the RFC's grammar,
+// floored to whole seconds, also before 1970).
 func readField(dec *json.Decoder, i int, found *[numFields]stamp, seen *[numFields]bool) error {
 	if seen[i] {
 		return errAmbiguous
@@ -214,8 +214,8 @@ func readField(dec *json.Decoder, i int, found *[numFields]stamp, seen *[numFiel
 		return err
 	}
 	if s, isString := tok.(string); isString {
-		if t, err := time.Parse(time.RFC3339, s); err == nil {
-			found[i] = stamp{sec: t.Unix(), ok: true}
+		if sec, ok := rfc3339.Unix(s); ok {
+			found[i] = stamp{sec: sec, ok: true}
 		}
 		return nil
 	}

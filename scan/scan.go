@@ -136,7 +136,7 @@ func Scan(root string, scope skill.Scope, opts Options) Result {
 	if !w.recursive {
 		w.filter = isReviewArtifactName
 	}
-	rootfd, err := openDir(unix.AT_FDCWD, root, false)
+	rootfd, err := openPath(unix.AT_FDCWD, root, false)
 	if err != nil {
 		w.errorf(".", "cannot open root directory: %s", fsmsg.ErrText(err))
 		return w.finish()

@@ -36,7 +36,17 @@ func (w *walker) notef(path, format string, args ...any) {
 // openDir opens name relative to dirfd as a directory without following a
 // final symlink (unless follow is set, which is used for the root only).
 func openDir(dirfd int, name string, nofollow bool) (int, error) {
-	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	return openDirFlags(dirfd, name, nofollow, unix.O_RDONLY)
+}
+
+// openPath opens a directory only to walk through it (O_PATH): a component
+// such as .river with mode 0711 can be traversed without being listable.
+func openPath(dirfd int, name string, nofollow bool) (int, error) {
+	return openDirFlags(dirfd, name, nofollow, unix.O_PATH)
+}
+
+func openDirFlags(dirfd int, name string, nofollow bool, mode int) (int, error) {
+	flags := mode | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if nofollow {
 		flags |= unix.O_NOFOLLOW
 	}
@@ -62,7 +72,11 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 	comps := strings.Split(rel, "/")
 	for i, c := range comps {
 		sofar := strings.Join(comps[:i+1], "/")
-		next, err := openDir(cur, c, true)
+		open := openPath // only the scope directory itself is listed
+		if i == len(comps)-1 {
+			open = openDir
+		}
+		next, err := open(cur, c, true)
 		if err != nil {
 			switch {
 			case errors.Is(err, unix.ENOENT):

@@ -7,6 +7,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 	"github.com/plangate-gc/plangate-gc/jsonnum"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -21,6 +22,9 @@ func (c *cli) config() (gc.Config, error) {
 	}
 	if c.OutputFile != "" && !c.JSON {
 		return cfg, configErrorf("--output-file needs --json")
+	}
+	if st, err := os.Stat(c.OutputFile); c.OutputFile != "" && err == nil && st.IsDir() {
+		return cfg, configErrorf("--output-file %q is a directory", c.OutputFile)
 	}
 	scopes, err := resolveScopes(c.Scope)
 	if err != nil {
@@ -45,11 +49,10 @@ func (c *cli) config() (gc.Config, error) {
 	}
 	now := time.Now().Unix()
 	if c.Now != "" {
-		t, err := time.Parse(time.RFC3339Nano, c.Now)
-		if err != nil {
-			return cfg, configErrorf("--now %q: want an RFC 3339 timestamp such as 2025-11-29T00:00:00Z", c.Now)
+		var ok bool
+		if now, ok = rfc3339.Unix(c.Now); !ok || now < 0 {
+			return cfg, configErrorf("--now %q: want an RFC 3339 timestamp from 1970 on, such as 2025-11-29T00:00:00Z", c.Now)
 		}
-		now = t.Unix()
 	}
 	if st, err := os.Stat(c.Root); err != nil || !st.IsDir() {
 		return cfg, configErrorf("--root %q: not an existing directory", c.Root)

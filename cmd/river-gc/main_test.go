@@ -84,6 +84,7 @@ func TestScripts(t *testing.T) {
 			"exits":        cmdExits,
 			"chown-nobody": cmdChownNobody,
 			"runas-nobody": cmdRunasNobody,
+			"perm":         cmdPerm,
 		},
 	})
 }
@@ -609,5 +610,19 @@ func runChecked(ts *testscript.TestScript, code, prog string, args []string, att
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", filepath.Base(cmd.Args[0]), got, want)
+	}
+}
+
+// cmdPerm: perm MODE PATH — assert a file's permission bits (octal).
+func cmdPerm(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: perm MODE PATH")
+	}
+	want, err := strconv.ParseUint(args[0], 8, 32)
+	ts.Check(err)
+	st, err := os.Stat(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if got := st.Mode().Perm(); got != os.FileMode(want) {
+		ts.Fatalf("%s has mode %o, want %o", args[1], got, want)
 	}
 }

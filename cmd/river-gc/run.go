@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/alecthomas/kong"
-	"github.com/rogpeppe/go-internal/renameio"
 	"golang.org/x/term"
 
 	"github.com/plangate-gc/plangate-gc/gc"
@@ -100,8 +100,8 @@ func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer
 				return err
 			}
 		}
-		for _, e := range errs {
-			fmt.Fprintf(stderr, "river gc: %s: %s\n", e.Path, e.Message)
+		if err := render.Errors(stderr, errs); err != nil {
+			return err
 		}
 		if len(errs) > 0 {
 			return errRuntime
@@ -109,17 +109,32 @@ func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer
 		return nil
 	}
 	jsonOnStdout := c.JSON && c.OutputFile == ""
+	progress := false
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !c.Quiet && !jsonOnStdout {
+		progress = true
 		cfg.Progress = func(done, total int) { fmt.Fprintf(stderr, "\rdeleting %d/%d", done, total) }
-		defer fmt.Fprint(stderr, "\r\033[K")
 	}
 	out, err := gc.Run(cfg)
+	if progress {
+		fmt.Fprint(stderr, "\r\033[K")
+	}
 	if err != nil {
 		return err
 	}
-	summaryTo := stdout
-	if c.JSON {
-		summaryTo = stderr
+	// The summary first: if writing the JSON fails after a --force run,
+	// the deletions are still on record.
+	if !c.Quiet {
+		summaryTo := stdout
+		if c.JSON {
+			summaryTo = stderr
+		}
+		if err := render.Summary(summaryTo, out, cfg.Retention, cfg.Now, render.Lang(c.Lang)); err != nil {
+			return err
+		}
+	}
+	// Errors always go to stderr too (seed 000: "Errors still go to stderr").
+	if err := render.Errors(stderr, out.Errors); err != nil {
+		return err
 	}
 	if c.JSON {
 		var buf bytes.Buffer
@@ -127,24 +142,47 @@ func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer
 			return err
 		}
 		if c.OutputFile != "" {
-			if err := renameio.WriteFile(c.OutputFile, buf.Bytes()); err != nil {
-				return fmt.Errorf("writing %s: %w", c.OutputFile, err)
+			if err := writeAtomically(c.OutputFile, buf.Bytes()); err != nil {
+				return err
 			}
 		} else if _, err := stdout.Write(buf.Bytes()); err != nil {
 			return err
 		}
 	}
-	if !c.Quiet {
-		if err := render.Summary(summaryTo, out, cfg.Retention, cfg.Now, render.Lang(c.Lang)); err != nil {
-			return err
-		}
-	} else if len(out.Errors) > 0 {
-		for _, e := range out.Errors {
-			fmt.Fprintf(stderr, "river gc: %s: %s\n", e.Path, e.Message)
-		}
-	}
 	if len(out.Errors) > 0 {
 		return errRuntime
+	}
+	return nil
+}
+
+// writeAtomically writes data to path through a temporary file in the same
+// directory and a rename, so a reader never sees a half-written result;
+// missing parent directories are created, the mode is 0644.
+func writeAtomically(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--output-file: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".gc-result-*.tmp")
+	if err != nil {
+		return fmt.Errorf("--output-file: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("--output-file %s: %w", path, err)
 	}
 	return nil
 }
