@@ -3,10 +3,9 @@ package eval
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"math/rand/v2"
 	"regexp"
+	"strings"
 )
 
 // surrogateEscape finds \uD800–\uDFFF escapes: encoding/json decodes a
@@ -22,31 +21,70 @@ type document struct {
 	value map[string]any
 }
 
-// splitStream cuts an input stream into documents as a JSON decoder sees
-// them; whatever follows a syntax error is kept as one raw tail.
+// splitStream cuts an input stream into documents by their brackets and
+// strings, without limits on depth (encoding/json stops at 10,000 levels,
+// the gate does not); each document is decoded when it faithfully can be.
+// What cannot start a document is returned as the raw tail.
 func splitStream(input []byte) (docs []document, tail []byte) {
-	dec := json.NewDecoder(bytes.NewReader(input))
-	dec.UseNumber()
+	i := 0
 	for {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		err := dec.Decode(&raw)
-		if errors.Is(err, io.EOF) {
+		for i < len(input) && isSpace(input[i]) {
+			i++
+		}
+		if i == len(input) {
 			return docs, nil
 		}
-		if err != nil {
-			return docs, input[start:]
+		end, ok := documentEnd(input, i)
+		if !ok {
+			return docs, input[i:]
 		}
-		d := document{raw: raw}
-		vd := json.NewDecoder(bytes.NewReader(raw))
-		vd.UseNumber()
+		d := document{raw: input[i:end]}
 		var v map[string]any
-		if !surrogateEscape.Match(raw) && vd.Decode(&v) == nil {
+		dec := json.NewDecoder(bytes.NewReader(d.raw))
+		dec.UseNumber()
+		if !surrogateEscape.Match(d.raw) && dec.Decode(&v) == nil {
 			d.value = v
 		}
 		docs = append(docs, d)
+		i = end
 	}
 }
+
+// documentEnd returns the end of the JSON value starting at input[i].
+func documentEnd(input []byte, i int) (int, bool) {
+	switch input[i] {
+	case '}', ']', ',', ':':
+		return 0, false
+	case '{', '[', '"':
+	default: // a scalar runs to the next space or structural byte
+		k := i
+		for k < len(input) && !isSpace(input[k]) && !strings.ContainsRune("{}[]\",:", rune(input[k])) {
+			k++
+		}
+		return k, true
+	}
+	depth, inString := 0, false
+	for k := i; k < len(input); k++ {
+		c := input[k]
+		switch {
+		case inString && c == '\\':
+			k++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+		if depth == 0 && !inString {
+			return k + 1, true
+		}
+	}
+	return 0, false
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // permute returns the stream with inventory.paths and hardGuards of every
 // judged document shuffled (seeded); excludes keep their order, which has

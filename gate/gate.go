@@ -121,20 +121,25 @@ func (r *Reader) Next() (skill.Input, error) {
 	}
 	probs := validateDocument(root, p.unsafe, p.items)
 	probs = append(probs, items.probs...)
-	if len(probs) > 0 {
-		return skill.Input{}, newError(probs)
+	if len(probs) > 0 || items.bad > 0 {
+		e := newError(probs)
+		if items.bad > maxProblems {
+			e.Problems = append(e.Problems, Problem{Code: CodeProblemsCapped, Pointer: "/inventory/paths",
+				Message: fmt.Sprintf("%d further invalid entries not examined", items.bad-maxProblems)})
+		}
+		return skill.Input{}, e
 	}
-	in, probs := buildInput(root.(map[string]any), items.entries)
-	if len(probs) > 0 {
-		return skill.Input{}, newError(probs)
-	}
-	return in, nil
+	return buildInput(root.(map[string]any), items.entries), nil
 }
 
 // newError sorts and de-duplicates problems and caps their number.
 func newError(probs []Problem) *Error {
+	segs := make(map[string][]string, len(probs))
+	for _, p := range probs {
+		segs[p.Pointer] = strings.Split(p.Pointer, "/")
+	}
 	sort.SliceStable(probs, func(i, j int) bool {
-		if c := comparePointers(probs[i].Pointer, probs[j].Pointer); c != 0 {
+		if c := comparePointers(segs[probs[i].Pointer], segs[probs[j].Pointer]); c != 0 {
 			return c < 0
 		}
 		return probs[i].Message < probs[j].Message
@@ -156,8 +161,7 @@ func newError(probs []Problem) *Error {
 
 // comparePointers orders JSON pointers segment by segment, array indexes
 // numerically, so /paths/2 sorts before /paths/10.
-func comparePointers(a, b string) int {
-	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+func comparePointers(as, bs []string) int {
 	for i := 0; i < len(as) && i < len(bs); i++ {
 		if as[i] == bs[i] {
 			continue

@@ -39,13 +39,36 @@ var schemaOnce = sync.OnceValue(func() compiled {
 // The placeholder's minItems failure is dropped when the real array had
 // elements; the elements themselves are checked one by one (itemCollector).
 func validateDocument(root any, unsafe bool, items int) []Problem {
+	probs := excludeProblems(root)
+	restore := func(s string) string { return s }
 	if unsafe {
-		root = safeNumbers(root)
+		root, restore = safeNumbers(root)
 	}
 	placeholder := func(e *jsonschema.ValidationError) bool {
 		return items > 0 && e.InstanceLocation == "/inventory/paths" && strings.HasSuffix(e.KeywordLocation, "/minItems")
 	}
-	return schemaProblems(schemaOnce().document.Validate(root), "", placeholder)
+	for _, p := range schemaProblems(schemaOnce().document.Validate(root), "", placeholder) {
+		p.Message = restore(p.Message)
+		probs = append(probs, p)
+	}
+	return probs
+}
+
+// excludeProblems checks every string of /excludes for .gitignore
+// well-formedness (SPEC A5), which JSON Schema cannot express; it runs
+// whatever else is wrong with the document, so all reasons are reported.
+func excludeProblems(root any) []Problem {
+	doc, _ := root.(map[string]any)
+	list, _ := doc["excludes"].([]any)
+	var probs []Problem
+	for i, v := range list {
+		if pat, ok := v.(string); ok {
+			if err := gitignore.Validate(pat); err != nil {
+				probs = append(probs, Problem{Code: CodeMalformedGlob, Pointer: "/excludes/" + strconv.Itoa(i), Message: err.Error()})
+			}
+		}
+	}
+	return probs
 }
 
 // schemaProblems flattens a jsonschema error tree into its leaves; the
@@ -78,31 +101,54 @@ func schemaProblems(err error, prefix string, skip func(*jsonschema.ValidationEr
 
 // safeNumbers copies a value tree with every number replaced by its
 // jsonnum.Safe form, so math/big never sees a literal like 1e999999999.
-func safeNumbers(v any) any {
-	switch t := v.(type) {
-	case json.Number:
-		n, _ := jsonnum.Parse(string(t))
-		return json.Number(n.Safe())
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = safeNumbers(x)
+// restore maps a validator message back to the input's literals (SPEC A3),
+// shortened to maxEcho bytes.
+func safeNumbers(v any) (safe any, restore func(string) string) {
+	var pairs []string
+	var walk func(any) any
+	walk = func(v any) any {
+		switch t := v.(type) {
+		case json.Number:
+			n, _ := jsonnum.Parse(string(t))
+			if s := n.Safe(); s != n.Literal {
+				pairs = append(pairs, s, shorten(n.Literal))
+				return json.Number(s)
+			}
+			return t
+		case map[string]any:
+			m := make(map[string]any, len(t))
+			for k, x := range t {
+				m[k] = walk(x)
+			}
+			return m
+		case []any:
+			a := make([]any, len(t))
+			for i, x := range t {
+				a[i] = walk(x)
+			}
+			return a
 		}
-		return m
-	case []any:
-		a := make([]any, len(t))
-		for i, x := range t {
-			a[i] = safeNumbers(x)
-		}
-		return a
+		return v
 	}
-	return v
+	safe = walk(v)
+	return safe, strings.NewReplacer(pairs...).Replace
+}
+
+// maxEcho bounds a number literal quoted in a message.
+const maxEcho = 64
+
+func shorten(lit string) string {
+	if len(lit) <= maxEcho {
+		return lit
+	}
+	return lit[:maxEcho/2] + "…" + lit[len(lit)-maxEcho/2:]
 }
 
 // itemCollector gates the streamed /inventory/paths elements.
 type itemCollector struct {
 	entries []skill.Entry
 	probs   []Problem
+	bad     int // elements that failed
 }
 
 func (c *itemCollector) add(i int, item any, unsafe bool) {
@@ -110,11 +156,21 @@ func (c *itemCollector) add(i int, item any, unsafe bool) {
 		c.entries = append(c.entries, e)
 		return
 	}
+	// Past maxProblems failed elements none of them can be among the
+	// reported (the first by pointer), so they are only counted: a
+	// million bad elements cost no more than a hundred.
+	if c.bad++; c.bad > maxProblems {
+		return
+	}
+	restore := func(s string) string { return s }
 	if unsafe {
-		item = safeNumbers(item)
+		item, restore = safeNumbers(item)
 	}
 	at := "/inventory/paths/" + strconv.Itoa(i)
 	probs := schemaProblems(schemaOnce().entry.Validate(item), at, nil)
+	for k := range probs {
+		probs[k].Message = restore(probs[k].Message)
+	}
 	if len(probs) == 0 { // entryOf and the schema must agree; tests hold them to it
 		probs = []Problem{{Code: CodeSchema, Pointer: at, Message: "entry rejected by the fast path but not by the schema"}}
 	}
@@ -180,9 +236,8 @@ func safeInt(v any) (int64, bool) {
 	return i, true
 }
 
-// buildInput converts a schema-valid document; only the excludes can still
-// fail, because .gitignore well-formedness is beyond JSON Schema.
-func buildInput(doc map[string]any, entries []skill.Entry) (skill.Input, []Problem) {
+// buildInput converts a document that passed the gate.
+func buildInput(doc map[string]any, entries []skill.Entry) skill.Input {
 	inv := doc["inventory"].(map[string]any)
 	ret := doc["retention"].(map[string]any)
 	now, _ := safeInt(doc["now"])
@@ -198,13 +253,7 @@ func buildInput(doc map[string]any, entries []skill.Entry) (skill.Input, []Probl
 		HardGuards: stringList(doc["hardGuards"]),
 		Excludes:   stringList(doc["excludes"]),
 	}
-	var probs []Problem
-	for i, pat := range in.Excludes {
-		if err := gitignore.Validate(pat); err != nil {
-			probs = append(probs, Problem{Code: CodeMalformedGlob, Pointer: "/excludes/" + strconv.Itoa(i), Message: err.Error()})
-		}
-	}
-	return in, probs
+	return in
 }
 
 // stringList converts an optional schema-valid array of strings.

@@ -36,7 +36,7 @@ func Judge(in Input) (Result, error) {
 		res:      Result{Status: StatusOK, Scope: in.Scope, Evaluated: true},
 	}
 	if src := in.Scope.SingleSource(); src != "" {
-		j.builtin = guards{src}
+		j.builtin = newGuards(src)
 	}
 	invalid := retentionQuestions(in.Retention)
 	if len(invalid) == 0 {
@@ -77,11 +77,11 @@ type judgement struct {
 }
 
 func normaliseGuards(raw []string) guards {
-	gs := make(guards, 0, len(raw))
-	for _, g := range raw {
-		gs = append(gs, guardPrefix(norm.NFC.String(g)))
+	prefixes := make([]string, len(raw))
+	for i, g := range raw {
+		prefixes[i] = guardPrefix(norm.NFC.String(g))
 	}
-	return gs
+	return newGuards(prefixes...)
 }
 
 // files applies steps 1–3: drops directories and out-of-scope paths,

@@ -68,20 +68,33 @@ func guardPrefix(g string) string {
 	return strings.TrimSuffix(g, "/")
 }
 
-// covers reports whether the guard prefix protects the path: the path
-// itself or anything below it.
-func covers(prefix, path string) bool {
-	return path == prefix || (strings.HasPrefix(path, prefix) && len(path) > len(prefix) && path[len(prefix)] == '/')
+// guards is a set of normalised hard-guard prefixes. A guard covers a path
+// when it equals the path or one of its ancestor directories, so a lookup
+// costs one probe per path segment however many guards there are.
+type guards map[string]struct{}
+
+func newGuards(prefixes ...string) guards {
+	gs := make(guards, len(prefixes))
+	for _, p := range prefixes {
+		gs[p] = struct{}{}
+	}
+	return gs
 }
 
-// guards is a set of normalised hard-guard prefixes.
-type guards []string
-
-// cover reports whether any guard protects path.
+// cover reports whether any guard protects path: the path itself or
+// anything below a guarded directory.
 func (gs guards) cover(path string) bool {
-	for _, g := range gs {
-		if covers(g, path) {
-			return true
+	if len(gs) == 0 {
+		return false
+	}
+	if _, ok := gs[path]; ok {
+		return true
+	}
+	for i := range len(path) {
+		if path[i] == '/' {
+			if _, ok := gs[path[:i]]; ok {
+				return true
+			}
 		}
 	}
 	return false

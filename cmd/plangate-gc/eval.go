@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 
 	"github.com/plangate-gc/plangate-gc/eval"
@@ -24,6 +25,9 @@ func (c *evalCmd) Run(e *env) error {
 			return &usageError{err: fmt.Errorf("--run: %w", err)}
 		}
 		cfg.Run = re
+	}
+	if st, err := os.Stat(c.Dir); err != nil || !st.IsDir() {
+		return &usageError{err: fmt.Errorf("%s is not a directory of cases", c.Dir)}
 	}
 	rep, err := eval.Run(c.Dir, eval.Production, cfg)
 	if err != nil {
