@@ -167,3 +167,32 @@ func BenchmarkGate(b *testing.B) {
 		}
 	}
 }
+
+// TestReasonsAreCappedCheaply: past the cap, bad entries are only counted,
+// and the reasons shown are the first ones.
+func TestReasonsAreCappedCheaply(t *testing.T) {
+	doc := strings.Replace(validDoc, `{"path":".river/memory/a.json","sizeBytes":1,"mtimeEpoch":1}`,
+		strings.TrimSuffix(strings.Repeat("1,", 250), ","), 1)
+	_, err := NewReader(strings.NewReader(doc)).Next()
+	var ge *Error
+	if !errors.As(err, &ge) {
+		t.Fatalf("want a gate failure, got %v", err)
+	}
+	if first := ge.Problems[0].Pointer; first != "/inventory/paths/0" {
+		t.Errorf("first reason at %s", first)
+	}
+	last := ge.Problems[len(ge.Problems)-1]
+	if last.Code != CodeProblemsCapped || !strings.Contains(last.Message, "150 further invalid entries") {
+		t.Errorf("last reason %+v", last)
+	}
+}
+
+// TestMessagesEchoLiterals: a number rewritten for the validator is quoted
+// as the input wrote it (SPEC A3).
+func TestMessagesEchoLiterals(t *testing.T) {
+	doc := strings.Replace(validDoc, `"sizeBytes":1`, `"sizeBytes":1e400`, 1)
+	_, err := NewReader(strings.NewReader(doc)).Next()
+	if err == nil || !strings.Contains(err.Error(), "found 1e400") {
+		t.Errorf("got %v", err)
+	}
+}
