@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/pipeline"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/schemas"
@@ -59,39 +59,18 @@ type env struct {
 
 // run parses args and executes the command. Verdicts are output, not
 // errors; an error is a usage error (*usageError) or a failure.
-func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) (err error) {
+func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	var c cli
-	exited := false
-	parser, err := kong.New(&c,
-		kong.Name("plangate-gc"),
-		kong.Description(description),
-		kong.Writers(stdout, stderr),
-		kong.Vars{"version": version()},
-		kong.Exit(func(int) { exited = true; panic(errExited) }),
-	)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			if r != errExited {
-				panic(r)
-			}
-			err = nil
-		}
-	}()
-	kctx, perr := parser.Parse(args)
-	if exited {
+	kctx, done, err := cliparse.Parse(&c, args, kong.Name("plangate-gc"), kong.Description(description),
+		kong.Writers(stdout, stderr), kong.Vars{"version": version()})
+	switch {
+	case done:
 		return nil
-	}
-	if perr != nil {
-		return &usageError{err: perr}
+	case err != nil:
+		return &usageError{err: err}
 	}
 	return kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr})
 }
-
-// errExited unwinds kong's help and --version, which want to exit 0.
-var errExited = errors.New("kong exited")
 
 // Run judges every document of the input stream.
 func (j *judgeCmd) Run(e *env) error {

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/render"
 )
 
@@ -58,26 +58,14 @@ Exit codes: 0 success (errors[] empty), 1 runtime errors (errors[] not
 empty, or another --force run holds the lock), 2 config error.`
 
 // run parses and validates the flags, then runs river gc.
-func run(ctx context.Context, stdout, stderr io.Writer, args []string) (err error) {
+func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var c cli
-	exited := false
-	parser, err := kong.New(&c, kong.Name("river-gc"), kong.Description(description),
-		kong.Writers(stdout, stderr), kong.Exit(func(int) { exited = true; panic(errExited) }))
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			if r != errExited {
-				panic(r)
-			}
-			err = nil
-		}
-	}()
-	if _, perr := parser.Parse(args); exited {
+	_, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr))
+	switch {
+	case done:
 		return nil
-	} else if perr != nil {
-		return &configError{err: perr}
+	case err != nil:
+		return &configError{err: err}
 	}
 	cfg, err := c.config()
 	if err != nil {
@@ -85,8 +73,6 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) (err erro
 	}
 	return c.execute(ctx, cfg, stdout, stderr)
 }
-
-var errExited = errors.New("kong exited")
 
 // execute runs the configured river gc and writes its outputs.
 func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
