@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/asnobody"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -348,7 +350,7 @@ func TestScanOtherFileSystem(t *testing.T) {
 }
 
 func TestScanPermissionDenied(t *testing.T) {
-	base := publicTempDir(t)
+	base := asnobody.PublicTempDir(t, "scan-perm-")
 	root := filepath.Join(base, "repo")
 	write(t, root, ".river/memory/ok/a.json", `{"timestamp":"2021-01-01T00:00:00Z"}`, epoch)
 	write(t, root, ".river/memory/private.json", `{"timestamp":"2021-01-01T00:00:00Z"}`, epoch)

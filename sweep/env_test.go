@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/plangate-gc/plangate-gc/internal/asnobody"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -50,7 +52,7 @@ func TestDeleteOpenat2Unavailable(t *testing.T) {
 }
 
 func TestDeletePermissionDenied(t *testing.T) {
-	base := publicTempDir(t)
+	base := asnobody.PublicTempDir(t, "sweep-perm-")
 	root := filepath.Join(base, "repo")
 	write(t, root, ".river/tmp/locked/a", "x")      // parent owned by root, 0755
 	write(t, root, ".river/tmp/open/b", "x")        // parent world-writable

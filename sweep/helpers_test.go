@@ -2,40 +2,41 @@ package sweep
 
 import (
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/internal/asnobody"
 )
 
-// childEnv, when set, makes the test binary run Delete with the root and
-// targets it names (JSON) and print the Report: the unprivileged half of
-// the permission test.
-const childEnv = "SWEEP_TEST_CHILD"
-
+// childArgs is what the unprivileged child deletes.
 type childArgs struct {
 	Root    string
 	Targets []Target
 }
 
+// TestMain lets the permission test run Delete as an unprivileged user
+// (internal/asnobody).
 func TestMain(m *testing.M) {
-	if arg := os.Getenv(childEnv); arg != "" {
+	asnobody.Child(func(arg json.RawMessage) any {
 		var a childArgs
-		if err := json.Unmarshal([]byte(arg), &a); err != nil {
-			os.Exit(3)
+		if err := json.Unmarshal(arg, &a); err != nil {
+			return err.Error()
 		}
-		if err := json.NewEncoder(os.Stdout).Encode(Delete(a.Root, a.Targets, Options{})); err != nil {
-			os.Exit(3)
-		}
-		os.Exit(0)
-	}
+		return Delete(a.Root, a.Targets, Options{})
+	})
 	os.Exit(m.Run())
+}
+
+// runAsNobody deletes targets below root as uid 65534.
+func runAsNobody(t *testing.T, base, root string, targets []Target) Report {
+	t.Helper()
+	var rep Report
+	asnobody.Run(t, base, childArgs{Root: root, Targets: targets}, &rep)
+	return rep
 }
 
 var epoch = time.Unix(1_600_000_000, 123_456_789)
@@ -102,72 +103,4 @@ func openat2Works(t *testing.T) bool {
 	}
 	unix.Close(fd)
 	return true
-}
-
-// runAsNobody re-executes this test binary as uid/gid 65534 to delete
-// targets below root, and decodes its Report. It skips unless running as
-// root. The binary is copied into base because go test's build directory
-// is private to root.
-func runAsNobody(t *testing.T, base, root string, targets []Target) Report {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to switch to an unprivileged user")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(base, "sweep.test")
-	copyFile(t, self, bin)
-	arg, err := json.Marshal(childArgs{Root: root, Targets: targets})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+string(arg))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("child delete: %v\n%s", err, stderr.String())
-	}
-	var rep Report
-	if err := json.Unmarshal(out, &rep); err != nil {
-		t.Fatalf("child output %q: %v", out, err)
-	}
-	return rep
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	src, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := dst.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// publicTempDir returns a fresh directory other users can traverse.
-func publicTempDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "sweep-perm-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
 }

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/asnobody"
+
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
 
@@ -51,7 +53,7 @@ func TestScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	nobodyBin := filepath.Join(tools, "nobody", "river-gc")
-	if err := copyExecutable(self, nobodyBin); err != nil {
+	if err := asnobody.CopyExecutable(self, nobodyBin); err != nil {
 		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
@@ -205,26 +207,6 @@ func buildPlangateGC(t *testing.T, dir string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building plangate-gc: %v\n%s", err, out)
 	}
-}
-
-func copyExecutable(from, to string) error {
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return err
-	}
-	src, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
 }
 
 // chtime PATH... RFC3339 sets the access and modification times of each
