@@ -61,10 +61,6 @@ func dowild(pat, text string, pathname bool) int {
 			if tch != at(pat, p) {
 				return wmNoMatch
 			}
-		default:
-			if tch != pch {
-				return wmNoMatch
-			}
 		case '?':
 			if pathname && tch == '/' {
 				return wmNoMatch
@@ -147,6 +143,10 @@ func dowild(pat, text string, pathname bool) int {
 				return wmNoMatch
 			}
 			p = np
+		default:
+			if tch != pch {
+				return wmNoMatch
+			}
 		}
 	}
 	if at(text, t) != 0 {

@@ -67,7 +67,6 @@ type judgement struct {
 
 	aged       []Decision // age removals, by path
 	survivors  []*Entry   // usable mtime, not aged, by path: count and size apply
-	guarded    []string   // per-path warning subjects, by kind
 	guardExcl  []string
 	guardAge   []string
 	unguarded  []string

@@ -41,7 +41,7 @@ func (c *evalCmd) Run(e *env) error {
 		return fmt.Errorf("writing report: %w", err)
 	}
 	if rep.Failed > 0 {
-		return evalFailed
+		return errEvalFailed
 	}
 	return nil
 }

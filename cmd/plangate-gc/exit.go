@@ -12,8 +12,8 @@ type usageError struct{ err error }
 func (e *usageError) Error() string { return e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
 
-// evalFailed reports failing evaluation cases: exit 1, nothing more to say.
-var evalFailed = errors.New("evaluation failed")
+// errEvalFailed reports failing evaluation cases: exit 1, nothing more to say.
+var errEvalFailed = errors.New("evaluation failed")
 
 // exitCode maps run's error to the process exit code, printing it.
 func exitCode(err error, stderr io.Writer) int {
@@ -21,7 +21,7 @@ func exitCode(err error, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, evalFailed):
+	case errors.Is(err, errEvalFailed):
 		return 1
 	case errors.As(err, &usage):
 		fmt.Fprintf(stderr, "plangate-gc: %v (see --help)\n", err)
