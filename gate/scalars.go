@@ -1,0 +1,216 @@
+package gate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The scalar tokens of the strict parser: literals, numbers (kept as their
+// literal text) and strings (escapes, surrogates, UTF-8 validation).
+
+func (p *parser) literal() (any, error) {
+	for _, lit := range []struct {
+		text string
+		v    any
+	}{{"true", true}, {"false", false}, {"null", nil}} {
+		if b, _ := p.r.Peek(len(lit.text)); string(b) == lit.text {
+			p.r.Discard(len(lit.text)) //nolint:errcheck
+			p.off += int64(len(lit.text))
+			return lit.v, nil
+		}
+	}
+	return nil, p.fail("invalid character where a value was expected")
+}
+
+func (p *parser) number() (any, error) {
+	buf := p.scratch[:0]
+	defer func() { p.scratch = buf }()
+	for {
+		c, err := p.r.ReadByte()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+			p.off++
+			buf = append(buf, c)
+			continue
+		}
+		_ = p.r.UnreadByte()
+		break
+	}
+	n, ok := parseNumber(string(buf))
+	if !ok {
+		return nil, p.fail(fmt.Sprintf("invalid number %q", buf))
+	}
+	if n.Safe() != n.Literal {
+		p.unsafe = true
+	}
+	return json.Number(n.Literal), nil
+}
+
+// str parses a string (the opening quote is peeked), rejecting control
+// characters, invalid UTF-8 and escaped lone surrogates.
+func (p *parser) str() (any, error) {
+	p.read() //nolint:errcheck
+	buf := p.scratch[:0]
+	defer func() { p.scratch = buf }()
+	bad := false
+	for {
+		c, err := p.read()
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case c == '"':
+			if bad {
+				p.problem(CodeUTF8, "string is not valid UTF-8")
+			}
+			return intern(buf), nil
+		case c < 0x20:
+			return nil, p.fail("control character in string")
+		case c == '\\':
+			e, err := p.read()
+			if err != nil {
+				return nil, err
+			}
+			switch e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, err := p.unicodeEscape()
+				if err != nil {
+					return nil, err
+				}
+				buf = appendCodePoint(buf, r)
+			default:
+				return nil, p.fail("invalid escape in string")
+			}
+		case c >= utf8.RuneSelf:
+			// Check raw multi-byte sequences here: buf also holds escaped
+			// lone surrogates, which are allowed and must not be flagged.
+			p.unread()
+			r, size, err := p.rawRune()
+			if err != nil {
+				return nil, err
+			}
+			if r == utf8.RuneError && size == 1 {
+				bad = true
+				buf = append(buf, c)
+				continue
+			}
+			buf = utf8.AppendRune(buf, r)
+		default:
+			buf = append(buf, c)
+		}
+	}
+}
+
+// rawRune reads one UTF-8 sequence from the input; an invalid byte is
+// returned as (RuneError, 1).
+func (p *parser) rawRune() (rune, int, error) {
+	b, _ := p.r.Peek(utf8.UTFMax)
+	r, size := utf8.DecodeRune(b)
+	if size == 0 {
+		return 0, 0, p.fail("unexpected end of input")
+	}
+	p.r.Discard(size) //nolint:errcheck // peeked
+	p.off += int64(size)
+	return r, size, nil
+}
+
+// appendCodePoint appends r as UTF-8, or an escaped lone surrogate in the
+// generalised (WTF-8) form: JSON text may escape one, I-JSON aside, and
+// SPEC A4 then makes the path non-canonical because it is not valid UTF-8.
+func appendCodePoint(buf []byte, r rune) []byte {
+	if utf16.IsSurrogate(r) {
+		return append(buf, 0xED, byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
+	}
+	return utf8.AppendRune(buf, r)
+}
+
+// unicodeEscape reads the hex digits after \u, joining a surrogate pair;
+// a lone surrogate is returned as is (see appendCodePoint).
+func (p *parser) unicodeEscape() (rune, error) {
+	r, err := p.hex4()
+	if err != nil || !utf16.IsSurrogate(r) || r >= 0xDC00 {
+		return r, err
+	}
+	b, _ := p.r.Peek(6)
+	if len(b) < 6 || string(b[:2]) != `\u` {
+		return r, nil
+	}
+	lo, ok := hexValue(b[2:])
+	if pair := utf16.DecodeRune(r, lo); !ok || pair == utf8.RuneError {
+		return r, nil // the next escape is read on its own
+	}
+	p.r.Discard(6) //nolint:errcheck // peeked
+	p.off += 6
+	return utf16.DecodeRune(r, lo), nil
+}
+
+// hexValue decodes the four hex digits at the start of b.
+func hexValue(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+func (p *parser) hex4() (rune, error) {
+	b, _ := p.r.Peek(4)
+	r, ok := hexValue(b)
+	if !ok {
+		return 0, p.fail("invalid \\u escape")
+	}
+	p.r.Discard(4) //nolint:errcheck // peeked
+	p.off += 4
+	return r, nil
+}
+
+// intern returns the schema's key names without allocating: they repeat
+// once per inventory entry.
+func intern(b []byte) string {
+	switch string(b) {
+	case "path":
+		return "path"
+	case "sizeBytes":
+		return "sizeBytes"
+	case "mtimeEpoch":
+		return "mtimeEpoch"
+	case "type":
+		return "type"
+	case "file":
+		return "file"
+	}
+	return string(b)
+}
