@@ -44,6 +44,12 @@ func Text(w io.Writer, d Document, lang Lang) error {
 	for _, dec := range r.Removed {
 		b = append(b, dec.Path...)
 		b = line(b, ":0: [severity=minor] ", RemoveMessage(dec, lang))
+		if len(b) > 1<<16 { // a million REMOVE lines are written, not held
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
 	}
 	_, err := w.Write(b)
 	return err

@@ -135,9 +135,28 @@ func (j *judgement) files() []candidate {
 // hasChild reports whether another entry's path starts with p + "/";
 // order holds the entry indexes sorted by path.
 func (j *judgement) hasChild(order []int, p string) bool {
-	prefix := p + "/"
-	i := sort.Search(len(order), func(k int) bool { return j.in.Paths[order[k]].Path >= prefix })
-	return i < len(order) && strings.HasPrefix(j.in.Paths[order[i]].Path, prefix)
+	i := sort.Search(len(order), func(k int) bool { return !belowSlash(j.in.Paths[order[k]].Path, p) })
+	if i == len(order) {
+		return false
+	}
+	q := j.in.Paths[order[i]].Path
+	return len(q) > len(p) && q[len(p)] == '/' && strings.HasPrefix(q, p)
+}
+
+// belowSlash reports whether q < p + "/" without building that string
+// (this runs once per entry).
+func belowSlash(q, p string) bool {
+	n := min(len(q), len(p))
+	if c := strings.Compare(q[:n], p[:n]); c != 0 {
+		return c < 0
+	}
+	if len(q) < len(p) {
+		return true // q is a proper prefix of p
+	}
+	if len(q) == len(p) {
+		return true // q == p < p + "/"
+	}
+	return q[len(p)] < '/'
 }
 
 // duplicate keeps one copy of a repeated file path, unevaluated, with the
