@@ -8,7 +8,6 @@ package gc
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,7 +63,6 @@ type Removed struct {
 // ScopeOutcome is one scope's judgement and what it kept.
 type ScopeOutcome struct {
 	Scope     skill.Scope
-	Input     skill.Input
 	Result    skill.Result
 	Kept      int
 	KeptBytes skill.Bytes
@@ -94,7 +92,6 @@ func Run(cfg Config) (Outcome, error) {
 	}
 	out := Outcome{Mode: cfg.Mode}
 	guards := hardGuards(cfg.Root)
-	files := map[string]scan.File{}
 	var targets []sweep.Target
 	for _, scope := range cfg.Scopes {
 		inv, scanned, errs := inventory(cfg, scope, guards)
@@ -103,11 +100,10 @@ func Run(cfg Config) (Outcome, error) {
 		if err != nil {
 			return Outcome{}, fmt.Errorf("judging scope %s: %w", scope, err)
 		}
-		so := ScopeOutcome{Scope: scope, Input: inv, Result: res, Kept: res.Counts.Keep, KeptBytes: res.KeptBytes}
+		so := ScopeOutcome{Scope: scope, Result: res, Kept: res.Counts.Keep, KeptBytes: res.KeptBytes}
 		out.Scopes = append(out.Scopes, so)
 		for _, d := range res.Removed {
 			f := scanned[d.Path]
-			files[d.Path] = f
 			out.Removed = append(out.Removed, Removed{Scope: scope, Path: d.Path, SizeBytes: d.SizeBytes, Reason: d.Reason})
 			targets = append(targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs})
 		}
@@ -140,11 +136,11 @@ func (o *Outcome) apply(rep sweep.Report, debug func(string, ...any)) {
 	for _, e := range rep.Errors {
 		o.Errors = append(o.Errors, Error{Path: e.Path, Message: e.Message})
 	}
-	kept := o.Removed[:0]
+	done := o.Removed[:0]
 	for _, r := range o.Removed {
 		switch {
 		case deleted[r.Path]:
-			kept = append(kept, r)
+			done = append(done, r)
 		case !gone[r.Path]:
 			for i := range o.Scopes {
 				if o.Scopes[i].Scope == r.Scope {
@@ -154,7 +150,7 @@ func (o *Outcome) apply(rep sweep.Report, debug func(string, ...any)) {
 			}
 		}
 	}
-	o.Removed = kept
+	o.Removed = done
 }
 
 // Inventories returns the skill input document of every scope that has at
@@ -234,6 +230,3 @@ func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map
 	}
 	return in, byPath, errs
 }
-
-// IsLocked reports whether err means another --force run holds the root.
-func IsLocked(err error) bool { return errors.Is(err, ErrLocked) }
