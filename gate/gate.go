@@ -168,7 +168,7 @@ func comparePointers(as, bs []string) int {
 		}
 		ai, aerr := strconv.Atoi(as[i])
 		bi, berr := strconv.Atoi(bs[i])
-		if aerr == nil && berr == nil {
+		if aerr == nil && berr == nil && ai != bi {
 			if ai < bi {
 				return -1
 			}

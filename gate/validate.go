@@ -101,8 +101,9 @@ func schemaProblems(err error, prefix string, skip func(*jsonschema.ValidationEr
 
 // safeNumbers copies a value tree with every number replaced by its
 // jsonnum.Safe form, so math/big never sees a literal like 1e999999999.
-// restore maps a validator message back to the input's literals (SPEC A3),
-// shortened to maxEcho bytes.
+// Each substitute is made unique within the tree, and restore maps a
+// validator message ("… but found X") back to the input's literal (SPEC
+// A3), shortened to maxEcho bytes.
 func safeNumbers(v any) (safe any, restore func(string) string) {
 	var pairs []string
 	var walk func(any) any
@@ -111,7 +112,8 @@ func safeNumbers(v any) (safe any, restore func(string) string) {
 		case json.Number:
 			n, _ := jsonnum.Parse(string(t))
 			if s := n.Safe(); s != n.Literal {
-				pairs = append(pairs, s, shorten(n.Literal))
+				s = distinct(s, len(pairs)/2)
+				pairs = append(pairs, "found "+s, "found "+shorten(n.Literal))
 				return json.Number(s)
 			}
 			return t
@@ -132,6 +134,29 @@ func safeNumbers(v any) (safe any, restore func(string) string) {
 	}
 	safe = walk(v)
 	return safe, strings.NewReplacer(pairs...).Replace
+}
+
+// distinct varies the k-th substitute without changing what the schema
+// can tell about it (sign, integrality, which side of every bound):
+// 1e401 → 2e401, 1.5e401 → 2.5e401, 0.5 → 0.55, 12.5 → 12.55.
+func distinct(safe string, k int) string {
+	if k == 0 {
+		return safe
+	}
+	sign, body := "", safe
+	if strings.HasPrefix(body, "-") {
+		sign, body = "-", body[1:]
+	}
+	switch body {
+	case "1e401":
+		return sign + strconv.Itoa(k+1) + "e401"
+	case "1.5e401":
+		return sign + strconv.Itoa(k+1) + ".5e401"
+	}
+	if whole, ok := strings.CutSuffix(body, ".5"); ok {
+		return sign + whole + "." + strings.Repeat("5", k+1)
+	}
+	return safe // an exact integer: its own value tells it apart
 }
 
 // maxEcho bounds a number literal quoted in a message.

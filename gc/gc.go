@@ -169,7 +169,8 @@ func Inventories(cfg Config) ([]skill.Input, []Error) {
 	return docs, errs
 }
 
-// maxSize is the largest size the engine accepts (SPEC A2: 2^53−1).
+// maxSize is the largest size and timestamp magnitude the engine accepts
+// (SPEC A2: 2^53−1).
 const maxSize = 1<<53 - 1
 
 // hardGuards returns the built-in single sources, plus, for each of them
@@ -210,8 +211,12 @@ func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map
 	byPath := make(map[string]scan.File, len(res.Files))
 	var errs []Error
 	for _, f := range res.Files {
-		if f.Size > maxSize { // only sparse files get here; the engine could not take it
+		switch { // only odd file systems get here; the engine could not take them
+		case f.Size > maxSize:
 			errs = append(errs, Error{Path: f.Path, Message: "size exceeds 2^53-1 bytes; not judged"})
+			continue
+		case f.Timestamp > maxSize || f.Timestamp < -maxSize:
+			errs = append(errs, Error{Path: f.Path, Message: "timestamp beyond ±(2^53-1) seconds; not judged"})
 			continue
 		}
 		byPath[f.Path] = f

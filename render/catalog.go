@@ -68,13 +68,13 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"single-source %s is not in hardGuards; kept by the built-in protection."},
 	keyMtimeMissing: {
 		"mtimeEpoch が欠けている %s 件を評価から除外しました (例: %s)。",
-		"excluded %s entries without mtimeEpoch from evaluation (e.g. %s)."},
+		"entries without mtimeEpoch excluded from evaluation: %s (e.g. %s)."},
 	keyMtimeInconsist: {
 		"mtimeEpoch が 0 以下または未来値の %s 件を inventory 不整合として評価から除外しました (例: %s)。",
-		"excluded %s entries whose mtimeEpoch is 0 or less or in the future from evaluation as inventory inconsistencies (e.g. %s)."},
+		"entries whose mtimeEpoch is 0 or less or in the future, excluded from evaluation as inventory inconsistencies: %s (e.g. %s)."},
 	keyDuplicate: {
 		"同一パスが重複している %s 件を inventory 不整合として評価から除外しました (例: %s)。",
-		"excluded %s duplicated paths from evaluation as inventory inconsistencies (e.g. %s)."},
+		"duplicated paths excluded from evaluation as inventory inconsistencies: %s (e.g. %s)."},
 	keyAggressive: {
 		"scope %s で REMOVE 判定が inventory の 80%% を超えています (%s/%s)。retention が過度に攻撃的な可能性があります。",
 		"in scope %s, REMOVE verdicts exceed 80%% of the inventory (%s/%s). The retention may be too aggressive."},
@@ -86,7 +86,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"entries without a usable mtimeEpoch exceed 50%% of the inventory (%s/%s). The age policy is unreliable, so removal verdicts are withheld."},
 	keyGuardsNotGiven: {
 		"scope %s の single-source (%s) を保護する hardGuards が渡されていません。呼び出し側の設定を確認してください。",
-		"no hardGuards protecting the single-source (%[2]s) of scope %[1]s were passed. Please check the caller's configuration."},
+		"scope %s: no hardGuards protecting its single-source (%s) were passed. Please check the caller's configuration."},
 	keyRemoveAge: {
 		"reason=age, sizeBytes=%s, mtimeAge=%s日",
 		"reason=age, sizeBytes=%s, mtimeAge=%s days"},

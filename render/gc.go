@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode"
 
+	"golang.org/x/text/width"
+
 	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -97,8 +99,14 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang Lang)
 	var b bytes.Buffer
 	b.WriteString(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
-	fmt.Fprintf(&b, "%-18s %8s %10s %8s %10s\n", p.Sprintf(keyGCScope), p.Sprintf(keyGCKept), p.Sprintf(keyGCSize),
-		p.Sprintf(keyGCRemoved), p.Sprintf(keyGCSize))
+	row := func(cells ...string) {
+		b.WriteString(pad(cells[0], 18, true))
+		for i, c := range cells[1:] {
+			b.WriteString(" " + pad(c, []int{8, 10, 8, 10}[i], false))
+		}
+		b.WriteByte('\n')
+	}
+	row(p.Sprintf(keyGCScope), p.Sprintf(keyGCKept), p.Sprintf(keyGCSize), p.Sprintf(keyGCRemoved), p.Sprintf(keyGCSize))
 	removedBy := map[skill.Scope][2]uint64{}
 	for _, rm := range o.Removed {
 		v := removedBy[rm.Scope]
@@ -106,8 +114,8 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang Lang)
 	}
 	for _, s := range o.Scopes {
 		rm := removedBy[s.Scope]
-		fmt.Fprintf(&b, "%-18s %8d %10s %8d %10s\n", s.Scope, s.Kept, HumanBytes(s.KeptBytes.String()),
-			rm[0], HumanBytes(strconv.FormatUint(rm[1], 10)))
+		row(string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()),
+			strconv.FormatUint(rm[0], 10), HumanBytes(strconv.FormatUint(rm[1], 10)))
 	}
 	listKey := keyGCRemovedList
 	if o.Mode == gc.DryRun {
@@ -152,6 +160,25 @@ func displayPath(p string) string {
 		return strconv.Quote(p)
 	}
 	return p
+}
+
+// pad fills s with spaces to n terminal columns (East Asian wide
+// characters take two), on the right when left-aligned.
+func pad(s string, n int, left bool) string {
+	cols := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			cols += 2
+		default:
+			cols++
+		}
+	}
+	fill := strings.Repeat(" ", max(0, n-cols))
+	if left {
+		return s + fill
+	}
+	return fill + s
 }
 
 // HumanBytes renders a decimal byte count in binary units (1.5 MiB).

@@ -78,7 +78,7 @@ func TestTemplatesMatchSpec(t *testing.T) {
 		{QuestionMessage(skill.Question{Kind: skill.QuestionGuardsNotSupplied, Path: "S"}, scope, Japanese),
 			"scope memory の single-source (S) を保護する hardGuards が渡されていません。呼び出し側の設定を確認してください。"},
 		{QuestionMessage(skill.Question{Kind: skill.QuestionGuardsNotSupplied, Path: "S"}, scope, English),
-			"no hardGuards protecting the single-source (S) of scope memory were passed. Please check the caller's configuration."},
+			"scope memory: no hardGuards protecting its single-source (S) were passed. Please check the caller's configuration."},
 		{RemoveMessage(skill.Decision{Reason: skill.ReasonAge, SizeBytes: 1, MtimeAge: 120}, Japanese), "reason=age, sizeBytes=1, mtimeAge=120日"},
 		{RemoveMessage(skill.Decision{Reason: skill.ReasonCount, SizeBytes: 1, Rank: 7}, Japanese), "reason=count, sizeBytes=1, rank=7"},
 		{RemoveMessage(skill.Decision{Reason: skill.ReasonSize, SizeBytes: 1, Cumulative: skill.Bytes{}.Add(99)}, Japanese), "reason=size, sizeBytes=1, cumulativeBytes=99"},

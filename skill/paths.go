@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -69,32 +70,39 @@ func guardPrefix(g string) string {
 }
 
 // guards is a set of normalised hard-guard prefixes. A guard covers a path
-// when it equals the path or one of its ancestor directories, so a lookup
-// costs one probe per path segment however many guards there are.
-type guards map[string]struct{}
+// when it equals the path or one of its ancestor directories. Lookups probe
+// the set only at the guards' own lengths where the path has a segment
+// boundary, so neither many guards nor very long paths make it quadratic.
+type guards struct {
+	set     map[string]struct{}
+	lengths []int // distinct guard lengths, ascending
+}
 
 func newGuards(prefixes ...string) guards {
-	gs := make(guards, len(prefixes))
+	gs := guards{set: make(map[string]struct{}, len(prefixes))}
 	for _, p := range prefixes {
-		gs[p] = struct{}{}
+		if _, dup := gs.set[p]; !dup {
+			gs.set[p] = struct{}{}
+			gs.lengths = append(gs.lengths, len(p))
+		}
 	}
+	slices.Sort(gs.lengths)
+	gs.lengths = slices.Compact(gs.lengths)
 	return gs
 }
 
 // cover reports whether any guard protects path: the path itself or
 // anything below a guarded directory.
 func (gs guards) cover(path string) bool {
-	if len(gs) == 0 {
-		return false
-	}
-	if _, ok := gs[path]; ok {
-		return true
-	}
-	for i := range len(path) {
-		if path[i] == '/' {
-			if _, ok := gs[path[:i]]; ok {
-				return true
-			}
+	for _, n := range gs.lengths {
+		if n > len(path) {
+			return false
+		}
+		if n < len(path) && path[n] != '/' {
+			continue
+		}
+		if _, ok := gs.set[path[:n]]; ok {
+			return true
 		}
 	}
 	return false
