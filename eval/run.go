@@ -18,8 +18,8 @@ type Config struct {
 	// Update rewrites the expectation files from the judge's output, but
 	// only for cases that pass the determinism and invariant checks.
 	Update bool
-	// Permutations is how many seeded shuffles of each input are judged
-	// (at least 8 when zero or less).
+	// Permutations is how many seeded shuffles of each input are judged;
+	// never fewer than 8.
 	Permutations int
 }
 
