@@ -105,3 +105,23 @@ func TestMatchConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// BenchmarkSession is BenchmarkMatch through a Session, which remembers
+// directory verdicts across paths; compare the two in the same run.
+func BenchmarkSession(b *testing.B) {
+	m, err := Compile(benchPatterns)
+	if err != nil {
+		b.Fatal(err)
+	}
+	paths := benchPaths(10000)
+	s := m.Session()
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for i := 0; i < b.N; i++ {
+		if s.Match(paths[i%len(paths)]) {
+			n++
+		}
+	}
+	_ = n
+}

@@ -155,19 +155,7 @@ func simpleLength(s string) int {
 // pattern matching the file itself decides, ignoring directory-only ones.
 // Match does not allocate.
 func (m *Matcher) Match(path string) bool {
-	if m == nil || len(m.rules) == 0 {
-		return false
-	}
-	start, depth := 0, 0
-	for i := 0; i < len(path); i++ {
-		if path[i] == '/' {
-			if m.excluded(path[:i], path[start:i], depth, true) {
-				return true
-			}
-			start, depth = i+1, depth+1
-		}
-	}
-	return m.excluded(path, path[start:], depth, false)
+	return m.match(path, nil)
 }
 
 // excluded ports last_matching_pattern_from_list for one path: the last

@@ -32,7 +32,7 @@ func Judge(in Input) (Result, error) {
 	j := judgement{
 		in:       in,
 		input:    normaliseGuards(in.HardGuards),
-		excludes: excludes,
+		excludes: excludes.Session(),
 		res:      Result{Status: StatusOK, Scope: in.Scope, Evaluated: true},
 	}
 	if src := in.Scope.SingleSource(); src != "" {
@@ -62,7 +62,7 @@ type judgement struct {
 	pol      policy
 	input    guards // the caller's hardGuards, NFC, suffix-stripped
 	builtin  guards // the scope's single source
-	excludes *gitignore.Matcher
+	excludes *gitignore.Session
 	res      Result
 
 	aged       []Decision // age removals, by path
