@@ -172,7 +172,8 @@ func (n Number) Safe() string {
 		if n.Integral {
 			return sign + "1e401"
 		}
-		return sign + "1.5e401"
+		// 1.5e401 would be an integer; this is 10^401 + 0.5.
+		return sign + "1" + strings.Repeat("0", 401) + ".5"
 	case int64(len(n.digits))+n.exp10 <= 0: // 0 < |v| < 1, never integral
 		return sign + "0.5"
 	case n.Integral: // 1 ≤ |v| < 10^400: the same integer, plainly written
