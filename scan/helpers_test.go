@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/testtree"
+
 	"github.com/plangate-gc/plangate-gc/internal/asnobody"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -39,16 +41,7 @@ var epoch = time.Unix(1_600_000_000, 123_456_789)
 // write creates root/rel with content and mtime, creating parents.
 func write(t testing.TB, root, rel, content string, mtime time.Time) {
 	t.Helper()
-	p := filepath.Join(root, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(p, mtime, mtime); err != nil {
-		t.Fatal(err)
-	}
+	testtree.Write(t, root, rel, content, mtime)
 }
 
 func mkdir(t testing.TB, root, rel string) {

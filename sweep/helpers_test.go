@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/testtree"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/asnobody"
@@ -41,18 +43,10 @@ func runAsNobody(t *testing.T, base, root string, targets []Target) Report {
 
 var epoch = time.Unix(1_600_000_000, 123_456_789)
 
+// write creates root/rel with content and the fixed epoch mtime.
 func write(t testing.TB, root, rel, content string) {
 	t.Helper()
-	p := filepath.Join(root, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chtimes(p, epoch, epoch); err != nil {
-		t.Fatal(err)
-	}
+	testtree.Write(t, root, rel, content, epoch)
 }
 
 // target records rel's identity the way scan does.
