@@ -1,0 +1,150 @@
+// Package fserr is the typed form of every file-system problem river gc
+// reports: scan, sweep and gc return *Error values carrying what was being
+// done (Op), where (Path) and why (Err, a system errno or one of the
+// sentinel causes below). They never word a message for people; the
+// report package does that from the ja/en catalog, so a Japanese summary
+// prints Japanese errors and tests use errors.Is and errors.As.
+package fserr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+)
+
+// Op names the operation that failed.
+type Op string
+
+// The operations river gc performs on the file system.
+const (
+	OpOpenRoot Op = "open-root" // opening or locking the root directory
+	OpOpenDir  Op = "open-dir"  // opening a directory below the root
+	OpReadDir  Op = "read-dir"  // listing a directory
+	OpStat     Op = "stat"      // examining an entry
+	OpReadMeta Op = "read-meta" // reading a JSON file's metadata timestamp
+	OpJudge    Op = "judge"     // handing a file to the engine
+	OpDelete   Op = "delete"    // deleting a file
+	OpRestore  Op = "restore"   // putting back a file held under a private name
+	OpLock     Op = "lock"      // taking the root's lock
+)
+
+// Sentinel causes, for errors.Is. An errno from the kernel is a cause too.
+var (
+	ErrChanged     = errors.New("changed since scan")
+	ErrNotRegular  = errors.New("not a regular file")
+	ErrNotDir      = errors.New("not a directory")
+	ErrOtherMount  = errors.New("on another mount")
+	ErrNotUTF8     = errors.New("name is not valid UTF-8")
+	ErrTooLarge    = errors.New("beyond 2^53-1")
+	ErrInterrupted = errors.New("interrupted")
+	ErrLocked      = errors.New("locked by another run")
+)
+
+// Error is one file-system problem on one root-relative path.
+type Error struct {
+	Op   Op
+	Path string // root-relative, printable (see Printable); "." is the root
+	Err  error
+}
+
+// Error renders a developer-facing English form; people see the catalog's.
+func (e *Error) Error() string { return string(e.Op) + " " + e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// New returns an *Error for path (made printable).
+func New(op Op, path string, err error) *Error {
+	return &Error{Op: op, Path: Printable(path), Err: err}
+}
+
+// Kind is a file type as found in st_mode, for causes that say what an
+// entry turned out to be.
+type Kind uint32
+
+// KindOf returns the Kind of an st_mode value.
+func KindOf(mode uint32) Kind { return Kind(mode & unix.S_IFMT) }
+
+// String is the Kind's catalog key, e.g. "symlink".
+func (k Kind) String() string {
+	switch uint32(k) {
+	case unix.S_IFLNK:
+		return "symlink"
+	case unix.S_IFDIR:
+		return "directory"
+	case unix.S_IFIFO:
+		return "fifo"
+	case unix.S_IFSOCK:
+		return "socket"
+	case unix.S_IFCHR:
+		return "char-device"
+	case unix.S_IFBLK:
+		return "block-device"
+	case unix.S_IFREG:
+		return "regular"
+	}
+	return "unknown"
+}
+
+// KindError says an entry is of kind Kind where something else was wanted;
+// it wraps ErrNotRegular or ErrNotDir.
+type KindError struct {
+	Kind Kind
+	Want error // ErrNotRegular or ErrNotDir
+}
+
+func (e *KindError) Error() string { return e.Want.Error() + " (" + e.Kind.String() + ")" }
+
+// Unwrap returns Want.
+func (e *KindError) Unwrap() error { return e.Want }
+
+// Field names one part of a file's identity.
+type Field string
+
+// The identity fields compared before a deletion.
+const (
+	FieldInode Field = "inode" // device or inode differ: another file
+	FieldSize  Field = "size"
+	FieldMtime Field = "mtime"
+	FieldCtime Field = "ctime"
+)
+
+// ChangedError lists what differs between the scanned file and the one
+// found at deletion time; it wraps ErrChanged.
+type ChangedError struct {
+	Fields           []Field
+	OldSize, NewSize int64
+}
+
+func (e *ChangedError) Error() string {
+	parts := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		parts[i] = string(f)
+	}
+	return fmt.Sprintf("%v: %s", ErrChanged, strings.Join(parts, ", "))
+}
+
+// Unwrap returns ErrChanged.
+func (e *ChangedError) Unwrap() error { return ErrChanged }
+
+// Printable returns p with every byte that is not part of valid UTF-8
+// written as \xNN; valid text (including a real U+FFFD) is kept.
+func Printable(p string) string {
+	if utf8.ValidString(p) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, p[i])
+		} else {
+			b.WriteString(p[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
