@@ -5,7 +5,7 @@ Usage:
   python3 gen.py SEED            one document on stdout (compact, one line)
   python3 gen.py --stream SEED N N documents, one per line (JSON Lines)
 
-Exercises SPEC.md Part A: four scopes, in/out of scope and non-canonical
+Exercises docs/spec.md Part A: four scopes, in/out of scope and non-canonical
 paths, directories (type dir, trailing '/', implied by a child), duplicates,
 hard guards (with '/**', trailing '/'), built-in single sources, excludes
 (negation, anchoring, '**', classes, escapes), null/zero/negative/future

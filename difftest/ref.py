@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference implementation of plangate-gc (SPEC.md Part A).
+"""Independent reference implementation of plangate-gc (docs/spec.md Part A).
 
 Usage: python3 ref.py [--json] < docs
 Reads one or more concatenated JSON documents on stdin and writes, per

@@ -1,5 +1,5 @@
 # -*- coding: utf-8 -*-
-"""Text templates copied byte for byte from SPEC.md A10 (do not edit by hand)."""
+"""Text templates copied byte for byte from docs/spec.md A10 (do not edit by hand)."""
 
 TEMPLATES = {
     'summary': '(summary):1: scope {scope}: keep {keep}, remove {remove}, hard-guarded {hardGuarded}, excluded {excluded}',

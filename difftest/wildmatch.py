@@ -2,7 +2,7 @@
 semantics (as `git check-ignore --no-index` decides), operating on UTF-8
 bytes exactly like git does (`?` and `[...]` consume one byte).
 
-Only stdlib. Used by ref.py (A5 of SPEC.md).
+Only stdlib. Used by ref.py (A5 of docs/spec.md).
 """
 
 WM_MATCH = 0

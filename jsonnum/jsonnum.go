@@ -106,9 +106,6 @@ func MustParse(lit string) Number {
 	return n
 }
 
-// FromInt returns the Number for an integer, as river gc builds its inventory.
-func FromInt(v int64) Number { return MustParse(strconv.FormatInt(v, 10)) }
-
 // Int64 returns the exact value when it is an integer that fits in int64.
 func (n Number) Int64() (int64, bool) {
 	if !n.Integral {

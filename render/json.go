@@ -12,8 +12,8 @@ import (
 const Skill = "plangate-gc-deterministic"
 
 // JSON writes the one-line object of SPEC A11, keys in the spec's order.
-// It is assembled by hand: the key order is part of the contract and
-// encoding/json would escape '<', '>' and '&' in paths.
+// It is assembled by hand because the bytes are the contract: encoding/json
+// always escapes U+2028/U+2029 (and by default '<', '>', '&') in paths.
 func JSON(w io.Writer, d Document, lang Lang) error {
 	b := []byte(`{"version":"1","skill":"` + Skill + `","status":`)
 	if d.Gate != nil {

@@ -34,7 +34,7 @@ func (w *walker) notef(path, format string, args ...any) {
 }
 
 // openDir opens name relative to dirfd as a directory without following a
-// final symlink (unless follow is set, which is used for the root only).
+// final symlink when nofollow is set (it is unset for the root only).
 func openDir(dirfd int, name string, nofollow bool) (int, error) {
 	return openDirFlags(dirfd, name, nofollow, unix.O_RDONLY)
 }

@@ -1,6 +1,3 @@
-// Command plangate-gc is the skill plangate-gc-deterministic: it reads JSON
-// inventory documents on stdin and prints KEEP/REMOVE review lines or JSON
-// (SPEC Part A). All logic lives in run and the packages it calls.
 package main
 
 import (

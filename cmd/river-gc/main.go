@@ -1,7 +1,3 @@
-// Command river-gc is `river gc` (seed 000, SPEC Part B): it scans River
-// Review's artifact scopes, asks the plangate-gc engine what to remove, and
-// deletes it only with --force. All logic lives in run and the packages it
-// calls.
 package main
 
 import (

@@ -1,0 +1,43 @@
+// Command plangate-gc is the skill plangate-gc-deterministic (SPEC Part A;
+// SPEC is docs/spec.md): it reads JSON inventory documents on stdin and
+// prints KEEP/REMOVE review lines or JSON. All logic lives in run and the
+// packages it calls.
+//
+// Usage:
+//
+//	plangate-gc [judge] [--json] [--lang ja|en] [-i|--input FILE]
+//	plangate-gc schema
+//	plangate-gc eval [DIR] [--json] [--run REGEX] [--update]
+//	plangate-gc --help | --version
+//
+// judge (the default command) reads one or more concatenated JSON documents
+// (JSON Lines is fine) from stdin, or from FILE with --input, and judges
+// each on its own, writing one output block per document in input order
+// (SPEC A2):
+//
+//	--json          one compact JSON object per document (SPEC A11) instead
+//	                of review lines (SPEC A10)
+//	--lang ja|en    language of the review lines and messages (default ja)
+//	-i, --input F   read the documents from F instead of stdin
+//
+// A document that fails the gate prints exactly
+//
+//	NO_REVIEW: plangate-gc-deterministic — inventory / retention config が不足
+//
+// on stdout and its reasons (JSON pointer and message, sorted) on stderr.
+//
+// schema prints the embedded input JSON Schema (schemas/input.schema.json).
+//
+// eval runs the evaluation harness over the fixture cases in DIR (default
+// fixtures): exact bytes, determinism under input permutations and the
+// invariants of seed 001 for every case.
+//
+//	--json          a machine-readable report
+//	--run REGEX     only the cases whose name matches REGEX
+//	--update        rewrite expectation files from the current output
+//	                (refused for a case failing determinism or invariants)
+//
+// Exit codes (SPEC A12): 0 for every verdict (ok, handoff, NO_REVIEW);
+// 1 for an I/O failure, or eval with a failing case; 2 for a usage error
+// (unknown flag, bad --lang, bad --run regex, missing eval DIR).
+package main
