@@ -29,8 +29,15 @@
 // schema prints the embedded input JSON Schema (schemas/input.schema.json).
 //
 // eval runs the evaluation harness over the fixture cases in DIR (default
-// fixtures): exact bytes, determinism under input permutations and the
-// invariants of seed 001 for every case.
+// fixtures; format in fixtures/README.md). For every case it checks the
+// exact bytes (unified diff on failure), runs the input twice and under 8
+// seeded permutations of inventory.paths and hardGuards (all outputs must
+// be identical), and checks seed 001's invariants on the JSON output: no
+// hard-guarded or excluded path removed; removed sorted, unique, one reason
+// from age/count/size; every removed path canonical, in scope and in the
+// inventory; keep + remove = the distinct in-scope files; only SPEC A9
+// warning kinds. It prints one line per case (ok/FAIL, name, time),
+// failures indented below, and last "N passed, N failed".
 //
 //	--json          a machine-readable report
 //	--run REGEX     only the cases whose name matches REGEX

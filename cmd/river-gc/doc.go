@@ -50,6 +50,31 @@
 // Numbers are JSON numbers (1e3 is fine) and are echoed verbatim in the
 // result's retention; --max-entries must be integral.
 //
+// Timestamps: a CI checkout resets every mtime, so for *.json files the
+// first top-level RFC 3339 value of timestamp, metadata.updatedAt,
+// metadata.createdAt or generatedAt wins (streamed, 1 MiB cap); otherwise
+// the file's mtime. --timestamp mtime disables metadata.
+//
+// The JSON result (seed 000; indented, keys exactly the seed's):
+//
+//	{
+//	  "version": "1",
+//	  "mode": "dry-run",
+//	  "scopes": ["memory", "evals", "review-artifacts", "tmp"],
+//	  "retention": {"days": 90, "maxEntries": 1000, "maxSizeMb": 500},
+//	  "removed": [{"path": ".river/memory/snap/a.json", "sizeBytes": 37, "reason": "age"}],
+//	  "keptSummary": {"memory": {"count": 2, "sizeBytes": 5}, "evals": {"count": 0, "sizeBytes": 0},
+//	                  "review-artifacts": {"count": 0, "sizeBytes": 0}, "tmp": {"count": 1, "sizeBytes": 2}},
+//	  "errors": []
+//	}
+//
+// A weekly CI job runs
+//
+//	river-gc --force --json --output-file ./artifacts/gc-result.json
+//
+// and uploads the result whatever the exit code; a non-zero exit fails the
+// step and with it the job (seed 000's "create issue on failure" path).
+//
 // Config errors (exit 2, message on stderr, nothing scanned or deleted):
 // unknown --scope; malformed --exclude (SPEC A5); --retention-days not a
 // number or < 0; --max-entries not an integer >= 1; --max-size-mb not a
