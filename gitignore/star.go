@@ -54,7 +54,7 @@ func (w *wmState) star(p, t int, matchSlash bool) int {
 // steps together, plus the memoised dowild calls they make.
 func (w *wmState) starMemo(p, t0 int, matchSlash bool) int {
 	text := w.text
-	n := len(text)
+	n := w.memo.end
 	if t0 >= n {
 		return wmAbortAll
 	}

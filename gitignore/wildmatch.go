@@ -75,6 +75,7 @@ type wmState struct {
 // pattern starts at p, entered at t. Memory is O(stars × len(text)).
 type wmMemo struct {
 	width int
+	end   int // len(text), or the index of its first NUL (C's end)
 	row   []int32
 	calls []int8
 	loops []int8
@@ -108,6 +109,10 @@ func wildmatch(pat, text string, pathname bool) bool {
 func dowildMemo(pat, text string, pathname bool) int {
 	w := wmState{pat: pat, text: text, pathname: pathname, memo: wmPool.Get().(*wmMemo)}
 	w.memo.reset(pat, len(text)+1)
+	w.memo.end = len(text)
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		w.memo.end = i
+	}
 	r := w.dowild(0, 0)
 	wmPool.Put(w.memo)
 	return r
