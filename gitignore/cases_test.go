@@ -179,4 +179,13 @@ var matchCases = []matchCase{
 	{"case/literal", p("README"), "readme", false},
 	{"case/ext", p("*.GO"), "x.go", false},
 	{"case/class", p("[A-Z]*"), "abc", false},
+
+	// Hostile shapes (git's exponential backtracking) in instances small
+	// enough that git itself answers quickly; the matcher memoises them.
+	{"hostile/starstar-near-miss", p("**/**/**/a*b*c*"), "aab/aab/aab/aab/aab/aab/aab/ab", false},
+	{"hostile/starstar-hit", p("**/**/**/a*b*c*"), "aab/aab/aab/aab/aab/aab/aab/abc", true},
+	{"hostile/stars-near-miss", p("*a*a*a*a*a*b"), "aaaaaaaaaaaaaaaaaaaaaaaaaaaa", false},
+	{"hostile/starstar-dirs", p("a/**/a/**/a/**/b/"), "a/a/a/a/a/a/a/a/a/a/a/c", false},
+	{"hostile/starstar-dirs-hit", p("a/**/a/**/a/**/b/"), "a/a/a/a/a/a/b/c", true},
+	{"hostile/repeated-lines", p("**/**/**/a*b*c*", "!x", "**/**/**/a*b*c*", "!aab"), "aab/x", false},
 }

@@ -7,7 +7,11 @@ import (
 
 // FuzzCompile feeds arbitrary pattern lists (newline-separated) and paths to
 // Compile and Match. Neither may panic; Compile must fail exactly when some
-// pattern fails Validate; and Match must be deterministic.
+// pattern fails Validate; Match must be deterministic; the memoised
+// wildmatch must give the backtracking reference's exact dowild result for
+// every pattern against the path (bounded sizes, so the reference finishes);
+// and appending a copy of the list must not change the verdict (identical
+// lines are deduplicated: only the last copy can decide).
 func FuzzCompile(f *testing.F) {
 	seeds := [][2]string{
 		{"*.log\n!keep.log", "a/keep.log"},
@@ -20,6 +24,7 @@ func FuzzCompile(f *testing.F) {
 		{"***/**\n*/*/*", "a/b/c/d"},
 		{"cafe\u0301\nr\xe9", "caf\u00e9"},
 		{"/\n!\n//\n  \\ ", "x"},
+		{"**/**/**/a*b*c*", "aab/aab/aab/aab/aab/aab/aab/aab/aab/ab"},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])
@@ -39,8 +44,23 @@ func FuzzCompile(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if first, again := m.Match(path), m.Match(path); first != again {
+		first := m.Match(path)
+		if again := m.Match(path); first != again {
 			t.Fatalf("Match(%q) not deterministic", path)
+		}
+		if len(path) <= 64 {
+			for _, p := range patterns {
+				if len(p) <= 32 {
+					checkAgainstRef(t, p, path)
+				}
+			}
+		}
+		doubled, err := Compile(append(append([]string{}, patterns...), patterns...))
+		if err != nil {
+			t.Fatalf("Compile of the doubled list: %v", err)
+		}
+		if got := doubled.Match(path); got != first {
+			t.Fatalf("Match(%q) = %v with %q, %v with it twice", path, first, patterns, got)
 		}
 	})
 }

@@ -58,7 +58,7 @@ type rule struct {
 // paths and git compares bytes. The error names the index of the first
 // malformed pattern and wraps its *PatternError.
 func Compile(patterns []string) (*Matcher, error) {
-	m := &Matcher{rules: make([]rule, 0, len(patterns))}
+	lines := make([]string, 0, len(patterns))
 	for i, raw := range patterns {
 		if err := Validate(raw); err != nil {
 			return nil, fmt.Errorf("gitignore: pattern %d: %w", i, err)
@@ -69,10 +69,40 @@ func Compile(patterns []string) (*Matcher, error) {
 		if err := Validate(nfc); err != nil {
 			return nil, fmt.Errorf("gitignore: pattern %d after NFC normalisation: %w", i, err)
 		}
-		m.rules = append(m.rules, compileRule(cleanLine(nfc)))
+		lines = append(lines, cleanLine(nfc))
+	}
+	lines = lastOccurrences(lines)
+	m := &Matcher{rules: make([]rule, len(lines))}
+	for i, line := range lines {
+		m.rules[i] = compileRule(line)
 	}
 	m.buildIndex()
 	return m, nil
+}
+
+// lastOccurrences drops every line that occurs again later, keeping order.
+// Since the last matching pattern decides and identical lines match the
+// same paths, an earlier copy can never decide: whenever it matches, the
+// later copy matches too and is seen first. So a list of 100k copies costs
+// one rule per path, not 100k.
+func lastOccurrences(lines []string) []string {
+	seen := make(map[string]bool, len(lines))
+	keep := make([]bool, len(lines))
+	n := 0
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !seen[lines[i]] {
+			seen[lines[i]] = true
+			keep[i] = true
+			n++
+		}
+	}
+	out := make([]string, 0, n)
+	for i, line := range lines {
+		if keep[i] {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // compileRule ports git's parse_path_pattern and the dispatch in

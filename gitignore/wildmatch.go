@@ -1,14 +1,31 @@
 package gitignore
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
-// This file is a line-by-line port of git's wildmatch.c (dowild), the matcher
-// git itself uses for .gitignore patterns. It is ported rather than translated
-// to regexp because git's behaviour has corners a regexp translation gets
-// wrong: "**" is special only next to slashes and only relative to the start
-// of the pattern text handed in (which git shifts past a literal prefix),
-// unknown [:class:] names abort the whole match, and everything is compared
-// byte by byte, so '?' matches one byte of a multi-byte UTF-8 character.
+// This file ports git's wildmatch.c (dowild), the matcher git itself uses for
+// .gitignore patterns. It is ported rather than translated to regexp because
+// git's behaviour has corners a regexp translation gets wrong: "**" is
+// special only next to slashes and only relative to the start of the pattern
+// text handed in (which git shifts past a literal prefix, and which each
+// recursive call shifts again), unknown [:class:] names abort the whole
+// match, a '*' followed by a literal gives up at a '/' with a different
+// verdict than one followed by a wildcard, and everything is compared byte by
+// byte, so '?' matches one byte of a multi-byte UTF-8 character.
+//
+// git's dowild backtracks and is exponential in the worst case
+// ("**/**/**/a*b*c*" against a deep path). Its result, though, depends only
+// on where the (sub)pattern starts and where the text starts: a recursive
+// call is dowild(pat[p:], text[t:]), and the verdict of a '*' loop entered
+// at text position t depends only on the star and t. So each call runs first
+// as plain git backtracking with a step budget linear in the input; only a
+// call that spends its budget is run again with both functions memoised in
+// tables indexed by (pattern position, text position), which bounds it by
+// O(len(pat) × len(text)) steps. Verdicts are git's either way: the code path
+// is the same, the memo only skips recomputation. The original backtracking
+// port is kept as refDowild in wildmatch_ref_test.go, and the tests compare.
 //
 // C strings end at NUL; here a read past the end of a Go string yields 0 (see
 // at), which reproduces the C control flow without copying. Case folding
@@ -37,16 +54,122 @@ func isGlobSpecial(c byte) bool {
 	return c == '*' || c == '?' || c == '[' || c == '\\'
 }
 
-// wildmatch reports whether text matches pat. pathname selects WM_PATHNAME
-// semantics: wildcards other than a properly placed "**" do not match '/'.
-func wildmatch(pat, text string, pathname bool) bool {
-	return dowild(pat, text, pathname) == wmMatch
+// wmState is one wildmatch call: the pattern and text, git's WM_PATHNAME
+// flag, the backtracking budget and, in the memoised run, the memo tables.
+type wmState struct {
+	pat, text string
+	pathname  bool
+	// budget counts '*' loop steps left in the plain run; over is set
+	// when it runs out, and the plain run's verdict is then discarded.
+	budget int
+	over   bool
+	memo   *wmMemo // nil in the plain run
 }
 
-// dowild is git's dowild(); see the file comment. Indices p and t play the
-// role of the C pointers into the pattern and the text.
-func dowild(pat, text string, pathname bool) int {
-	p, t := 0, 0
+// wmMemo holds the memo tables of one memoised run. Entries are result+3
+// (so 0 means "not computed yet"), row-major with rows of len(text)+1, one
+// row per pattern position where a (recursive) dowild can start: 0, just
+// after a run of '*', and just after "*/". row maps pattern positions to
+// rows. calls[row(p)][t] is dowild(pat[p:], text[t:]);
+// loops[2row(p)+slash][t] is the verdict of the '*' loop whose rest of
+// pattern starts at p, entered at t. Memory is O(stars × len(text)).
+type wmMemo struct {
+	width int
+	end   int // len(text), or the index of its first NUL (C's end)
+	row   []int32
+	calls []int8
+	loops []int8
+}
+
+// wmPool recycles memo tables, so that hostile patterns do not allocate per
+// call once warm.
+var wmPool = sync.Pool{New: func() any { return new(wmMemo) }}
+
+// wmBudgetBase and wmBudgetPerByte size the plain run's budget: ordinary
+// patterns finish far inside it, so only hostile ones pay for the memo.
+const (
+	wmBudgetBase    = 64
+	wmBudgetPerByte = 4
+)
+
+// wildmatch reports whether text matches pat, as git's wildmatch() with
+// flags 0 or WM_PATHNAME (pathname: wildcards other than a properly placed
+// "**" do not match '/'). It costs O(len(pat) × len(text)) at worst.
+func wildmatch(pat, text string, pathname bool) bool {
+	w := wmState{pat: pat, text: text, pathname: pathname,
+		budget: wmBudgetBase + wmBudgetPerByte*(len(pat)+len(text))}
+	r := w.dowild(0, 0)
+	if w.over {
+		r = dowildMemo(pat, text, pathname)
+	}
+	return r == wmMatch
+}
+
+// dowildMemo is git's dowild() run with memo tables from the start.
+func dowildMemo(pat, text string, pathname bool) int {
+	w := wmState{pat: pat, text: text, pathname: pathname, memo: wmPool.Get().(*wmMemo)}
+	w.memo.reset(pat, len(text)+1)
+	w.memo.end = len(text)
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		w.memo.end = i
+	}
+	r := w.dowild(0, 0)
+	wmPool.Put(w.memo)
+	return r
+}
+
+// reset numbers the rows for pat and sizes and clears the tables for width
+// text positions.
+func (m *wmMemo) reset(pat string, width int) {
+	if cap(m.row) < len(pat)+1 {
+		m.row = make([]int32, len(pat)+1)
+	}
+	m.row = m.row[:len(pat)+1]
+	rows := int32(0)
+	for p := range m.row {
+		m.row[p] = -1
+		if p == 0 || (pat[p-1] == '*' && at(pat, p) != '*') ||
+			(pat[p-1] == '/' && p >= 2 && pat[p-2] == '*') {
+			m.row[p] = rows
+			rows++
+		}
+	}
+	m.width = width
+	m.calls = grow(m.calls, int(rows)*width)
+	m.loops = grow(m.loops, 2*int(rows)*width)
+}
+
+// grow returns a zeroed slice of length n, reusing b when it is big enough.
+func grow(b []int8, n int) []int8 {
+	if cap(b) < n {
+		return make([]int8, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
+
+// dowild is git's dowild() for the pattern starting at start and the text
+// starting at t0, memoised in the memoised run.
+func (w *wmState) dowild(start, t0 int) int {
+	if w.memo == nil {
+		return w.run(start, t0)
+	}
+	k := int(w.memo.row[start])*w.memo.width + t0
+	if v := w.memo.calls[k]; v != 0 {
+		return int(v) - 3
+	}
+	r := w.run(start, t0)
+	w.memo.calls[k] = int8(r + 3)
+	return r
+}
+
+// run is the body of git's dowild(); p and t play the role of the C
+// pointers into the pattern and the text. "At the start of the pattern"
+// means at start, exactly as git's recursion shifts the pattern pointer.
+func (w *wmState) run(start, t0 int) int {
+	pat, text, pathname := w.pat, w.text, w.pathname
+	p, t := start, t0
 	for ; at(pat, p) != 0; t, p = t+1, p+1 {
 		pch := pat[p]
 		tch := at(text, t)
@@ -76,11 +199,11 @@ func dowild(pat, text string, pathname bool) int {
 				switch {
 				case !pathname:
 					matchSlash = true
-				case (prevP < 0 || pat[prevP] == '/') &&
+				case (prevP < start || pat[prevP] == '/') &&
 					(c == 0 || c == '/' || (c == '\\' && at(pat, p+1) == '/')):
 					// "**/" may match no directory at all: try the
 					// rest of the pattern right here first.
-					if c == '/' && dowild(pat[p+1:], text[t:], pathname) == wmMatch {
+					if c == '/' && w.dowild(p+1, t) == wmMatch {
 						return wmMatch
 					}
 					matchSlash = true
@@ -108,32 +231,7 @@ func dowild(pat, text string, pathname bool) int {
 				t += i
 				continue
 			}
-			for tch != 0 {
-				// When a literal follows the '*', skip ahead to
-				// its next occurrence (not past a '/' unless the
-				// star may match slashes).
-				if c := pat[p]; !isGlobSpecial(c) {
-					for tch = at(text, t); tch != 0 && (matchSlash || tch != '/'); tch = at(text, t) {
-						if tch == c {
-							break
-						}
-						t++
-					}
-					if tch != c {
-						return wmNoMatch
-					}
-				}
-				if m := dowild(pat[p:], text[t:], pathname); m != wmNoMatch {
-					if !matchSlash || m != wmAbortToStarStar {
-						return m
-					}
-				} else if !matchSlash && tch == '/' {
-					return wmAbortToStarStar
-				}
-				t++
-				tch = at(text, t)
-			}
-			return wmAbortAll
+			return w.star(p, t, matchSlash)
 		case '[':
 			np, matched, ok := matchClass(pat, p, tch, false)
 			if !ok {
@@ -153,127 +251,4 @@ func dowild(pat, text string, pathname bool) int {
 		return wmNoMatch
 	}
 	return wmMatch
-}
-
-// matchClass evaluates the bracket expression starting at pat[p] == '[' for
-// the byte tch. It returns the index of the closing ']', whether tch is in
-// the (possibly negated) set, and ok=false when git would abort the whole
-// match: the class is unterminated or names an unknown [:class:]. Validate
-// passes lenient=true so that an unknown name counts as an empty member and
-// the scan goes on to find out whether the class is terminated.
-func matchClass(pat string, p int, tch byte, lenient bool) (end int, matched, ok bool) {
-	p++
-	pch := at(pat, p)
-	if pch == '^' {
-		pch = '!'
-	}
-	negated := pch == '!'
-	if negated {
-		p++
-		pch = at(pat, p)
-	}
-	var prevCh byte
-	for {
-		if pch == 0 {
-			return p, false, false
-		}
-		switch {
-		case pch == '\\':
-			p++
-			pch = at(pat, p)
-			if pch == 0 {
-				return p, false, false
-			}
-			if tch == pch {
-				matched = true
-			}
-		case pch == '-' && prevCh != 0 && at(pat, p+1) != 0 && at(pat, p+1) != ']':
-			p++
-			pch = pat[p]
-			if pch == '\\' {
-				p++
-				pch = at(pat, p)
-				if pch == 0 {
-					return p, false, false
-				}
-			}
-			if tch <= pch && tch >= prevCh {
-				matched = true
-			}
-			pch = 0 // a range cannot start another range
-		case pch == '[' && at(pat, p+1) == ':':
-			p += 2
-			s := p
-			for at(pat, p) != 0 && pat[p] != ']' {
-				p++
-			}
-			if at(pat, p) == 0 {
-				return p, false, false
-			}
-			if n := p - s - 1; n < 0 || pat[p-1] != ':' {
-				// No ":]": the '[' is an ordinary member.
-				p = s - 2
-				pch = '['
-				if tch == pch {
-					matched = true
-				}
-			} else {
-				in, known := posixClass(pat[s:s+n], tch)
-				if !known && !lenient {
-					return p, false, false
-				}
-				if in {
-					matched = true
-				}
-				pch = 0
-			}
-		default:
-			if tch == pch {
-				matched = true
-			}
-		}
-		prevCh = pch
-		p++
-		pch = at(pat, p)
-		if pch == ']' {
-			return p, matched != negated, true
-		}
-	}
-}
-
-// posixClass reports whether c belongs to the named POSIX class, using git's
-// ASCII-only ctype (so "space" excludes \v and \f, and no byte >= 0x80 is in
-// any class), and known=false for a name git does not recognise.
-func posixClass(name string, c byte) (in, known bool) {
-	isUpper := 'A' <= c && c <= 'Z'
-	isLower := 'a' <= c && c <= 'z'
-	isDigit := '0' <= c && c <= '9'
-	isAlpha := isUpper || isLower
-	switch name {
-	case "alnum":
-		return isAlpha || isDigit, true
-	case "alpha":
-		return isAlpha, true
-	case "blank":
-		return c == ' ' || c == '\t', true
-	case "cntrl":
-		return c < 0x20 || c == 0x7f, true
-	case "digit":
-		return isDigit, true
-	case "graph":
-		return 0x21 <= c && c <= 0x7e, true
-	case "lower":
-		return isLower, true
-	case "print":
-		return 0x20 <= c && c <= 0x7e, true
-	case "punct":
-		return 0x21 <= c && c <= 0x7e && !isAlpha && !isDigit, true
-	case "space":
-		return c == ' ' || c == '\t' || c == '\n' || c == '\r', true
-	case "upper":
-		return isUpper, true
-	case "xdigit":
-		return isDigit || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F'), true
-	}
-	return false, false
 }
