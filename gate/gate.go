@@ -103,6 +103,9 @@ type Reader struct {
 	// failed is the *ReadError that ended the stream, returned again by
 	// every later Next.
 	failed error
+	// pos is the stream offset after the last document; start and end
+	// delimit the last document read (the fuzz target checks those bytes).
+	pos, start, end int64
 }
 
 // NewReader prepares to read concatenated JSON documents from r.
@@ -137,10 +140,13 @@ func (r *Reader) Next() (skill.Input, error) {
 	}
 	r.seen = true
 	r.docs++
+	r.start = r.pos + p.off
 	p.off = 0 // positions count from the document's first byte
 	items := &itemCollector{}
 	p.onItem = items.add
 	root, err := p.value(0)
+	r.end = r.start + p.off
+	r.pos = r.end
 	var syn *syntaxError
 	if errors.As(err, &syn) {
 		r.ended = true
