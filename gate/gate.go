@@ -110,7 +110,7 @@ type Reader struct {
 
 // NewReader prepares to read concatenated JSON documents from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{in: bufio.NewReaderSize(r, 1<<16)}
+	return &Reader{in: bufio.NewReaderSize(r, 1<<18)}
 }
 
 // Next reads and gates the next document. It returns the document's input
@@ -144,6 +144,7 @@ func (r *Reader) Next() (skill.Input, error) {
 	p.off = 0 // positions count from the document's first byte
 	items := &itemCollector{}
 	p.onItem = items.add
+	p.onEntry = items.addEntry
 	root, err := p.value(0)
 	r.end = r.start + p.off
 	r.pos = r.end

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // maxDepth is the deepest container nesting a document may have (I-JSON
@@ -38,7 +40,11 @@ type parser struct {
 	path   []string // JSON pointer segments of the value being parsed
 	probs  []Problem
 	onItem itemFunc
-	items  int
+	// onEntry receives the paths elements the fast path converted; the
+	// fast path runs for the elements of an array at fastDepth (0: never).
+	onEntry   func(skill.Entry)
+	fastDepth int
+	items     int
 	// unsafe is set when a number literal needs jsonnum.Safe before it may
 	// be handed to math/big; it is reset per paths item and per document.
 	unsafe bool
@@ -250,7 +256,10 @@ func (p *parser) pathsArray(depth int) (any, error) {
 	}
 	p.itemMaps = map[string]any{}
 	p.reuse = p.itemMaps
-	defer func() { p.reuse = nil }()
+	if p.onEntry != nil {
+		p.fastDepth = depth + 1
+	}
+	defer func() { p.reuse, p.fastDepth = nil, 0 }()
 	return p.elements(depth+1, func(i int, v any) {
 		p.onItem(i, v, p.itemUnsafe)
 		p.items++
@@ -276,17 +285,19 @@ func (p *parser) elements(depth int, add func(int, any)) (any, error) {
 		return []any{}, nil
 	}
 	for i := 0; ; i++ {
-		p.path = append(p.path, strconv.Itoa(i))
-		saved := p.unsafe
-		p.unsafe = false
-		v, err := p.value(depth)
-		if err != nil {
-			return nil, err
+		if depth != p.fastDepth || !p.fastEntry() {
+			p.path = append(p.path, strconv.Itoa(i))
+			saved := p.unsafe
+			p.unsafe = false
+			v, err := p.value(depth)
+			if err != nil {
+				return nil, err
+			}
+			p.itemUnsafe = p.unsafe
+			p.unsafe = saved || p.unsafe
+			p.path = p.path[:len(p.path)-1]
+			add(i, v)
 		}
-		p.itemUnsafe = p.unsafe
-		p.unsafe = saved || p.unsafe
-		p.path = p.path[:len(p.path)-1]
-		add(i, v)
 		sep, err := p.read()
 		if err != nil {
 			return nil, err
