@@ -93,7 +93,7 @@ func (j *judgement) files() []candidate {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(entries[a].Path, entries[b].Path) })
-	var cands []candidate
+	cands := make([]candidate, 0, len(entries)) // one allocation, not a growth series
 	for i := 0; i < len(order); {
 		path := entries[order[i]].Path
 		k := i + 1
@@ -102,7 +102,10 @@ func (j *judgement) files() []candidate {
 		}
 		group := order[i:k]
 		i = k
-		implied := strings.HasSuffix(path, "/") || j.hasChild(order, path)
+		// A child p+"/…" sorts after p, and every path between them has p
+		// as a prefix: unless the next path does, there is no child.
+		implied := strings.HasSuffix(path, "/") ||
+			(k < len(order) && strings.HasPrefix(entries[order[k]].Path, path) && j.hasChild(order, path))
 		files := 0
 		for _, idx := range group {
 			if implied || entries[idx].Dir {
@@ -180,6 +183,7 @@ func (j *judgement) keep(size uint64) {
 
 // classify applies steps 4–9 to unique in-scope files (sorted by path).
 func (j *judgement) classify(files []candidate) {
+	j.survivors = make([]*Entry, 0, len(files))
 	for _, c := range files {
 		e := c.e
 		usable := e.MtimeKnown && e.Mtime > 0 && e.Mtime <= j.in.Now
@@ -225,40 +229,56 @@ func (j *judgement) classify(files []candidate) {
 // DESC): past maxEntries they go for count; within it, once the running
 // size exceeds the limit, for size. It returns those decisions by path.
 func (j *judgement) applyCountAndSize() []Decision {
-	// Survivors arrive in path order; reversed and stably sorted by mtime
-	// they are in (mtime DESC, path DESC) without comparing a string.
+	// Survivors arrive in path order, so (mtime DESC, path DESC) is
+	// (mtime DESC, survivor index DESC): a total order on small keys.
 	n := len(j.survivors)
-	order := make([]int, n)
+	order := make([]int32, n)
 	for i := range order {
-		order[i] = n - 1 - i
+		order[i] = int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(j.survivors[b].Mtime, j.survivors[a].Mtime) })
-	verdict := make([]Decision, 0)
-	slot := make([]int32, n) // survivor index → 1 + index into verdict, 0 = kept
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(j.survivors[b].Mtime, j.survivors[a].Mtime); c != 0 {
+			return c
+		}
+		return cmp.Compare(b, a)
+	})
+	// pos[si] is 1 + the survivor's position in that order when it is
+	// removed, 0 when kept; sizes holds the running sums of the size-removed
+	// positions, which are contiguous from firstSize.
+	pos := make([]int32, n)
+	var sizes []Bytes
+	firstSize, removed := -1, 0
 	var cum Bytes
 	for i, si := range order {
 		e := j.survivors[si]
-		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
-		switch {
-		case int64(i) >= j.pol.maxEntries:
-			d.Reason, d.Rank = ReasonCount, i+1
-		default:
+		if int64(i) < j.pol.maxEntries {
 			cum = cum.Add(e.SizeBytes)
 			if !j.pol.exceeds(cum) {
 				j.keep(e.SizeBytes)
 				continue
 			}
-			d.Reason, d.Cumulative = ReasonSize, cum
+			if firstSize < 0 {
+				firstSize = i
+			}
+			sizes = append(sizes, cum)
 		}
 		j.res.Counts.Remove++
-		verdict = append(verdict, d)
-		slot[si] = int32(len(verdict))
+		removed++
+		pos[si] = int32(i + 1)
 	}
-	byPath := make([]Decision, 0, len(verdict))
-	for _, v := range slot {
-		if v > 0 {
-			byPath = append(byPath, verdict[v-1])
+	byPath := make([]Decision, 0, removed)
+	for si, p := range pos {
+		if p == 0 {
+			continue
 		}
+		e, i := j.survivors[si], int(p-1)
+		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
+		if int64(i) >= j.pol.maxEntries {
+			d.Reason, d.Rank = ReasonCount, i+1
+		} else {
+			d.Reason, d.Cumulative = ReasonSize, sizes[i-firstSize]
+		}
+		byPath = append(byPath, d)
 	}
 	return byPath
 }
