@@ -2,6 +2,7 @@ package gate
 
 import (
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -30,10 +31,11 @@ func (p *parser) fastEntry() bool {
 	// Only what is already buffered: peeking further could meet a read
 	// error here, which the general path must see and report.
 	b, _ := p.r.Peek(min(p.r.Buffered(), fastWindow))
-	e, n, ok := scanEntry(b)
+	e, path, n, ok := scanEntry(b)
 	if !ok {
 		return false
 	}
+	e.Path = p.paths.string(path)
 	p.r.Discard(n) //nolint:errcheck // peeked
 	p.off += int64(n)
 	p.onEntry(e)
@@ -42,21 +44,22 @@ func (p *parser) fastEntry() bool {
 }
 
 // scanEntry parses a plain entry at the start of b (after optional
-// whitespace) and returns it with the number of bytes it spans.
-func scanEntry(b []byte) (e skill.Entry, n int, ok bool) {
+// whitespace) and returns it (Path left empty), the path's bytes within b,
+// and the number of bytes the entry spans.
+func scanEntry(b []byte) (e skill.Entry, path []byte, n int, ok bool) {
 	k := skipWS(b, 0)
 	if k >= len(b) || b[k] != '{' {
-		return e, 0, false
+		return e, nil, 0, false
 	}
 	seen := 0
 	for k++; ; {
 		k = skipWS(b, k)
 		if k >= len(b) || b[k] != '"' {
-			return e, 0, false
+			return e, nil, 0, false
 		}
 		key, next, ok := plainString(b, k)
 		if !ok {
-			return e, 0, false
+			return e, nil, 0, false
 		}
 		var bit int
 		switch string(key) {
@@ -69,31 +72,31 @@ func scanEntry(b []byte) (e skill.Entry, n int, ok bool) {
 		case "type":
 			bit = keyType
 		default:
-			return e, 0, false
+			return e, nil, 0, false
 		}
 		if seen&bit != 0 {
-			return e, 0, false
+			return e, nil, 0, false
 		}
 		seen |= bit
 		k = skipWS(b, next)
 		if k >= len(b) || b[k] != ':' {
-			return e, 0, false
+			return e, nil, 0, false
 		}
 		k = skipWS(b, k+1)
 		if k >= len(b) {
-			return e, 0, false
+			return e, nil, 0, false
 		}
 		switch bit {
 		case keyPath:
 			s, next, ok := plainString(b, k)
 			if !ok || len(s) == 0 {
-				return e, 0, false
+				return e, nil, 0, false
 			}
-			e.Path, k = string(s), next
+			path, k = s, next
 		case keySize:
 			v, next, ok := plainInt(b, k)
 			if !ok || v < 0 {
-				return e, 0, false
+				return e, nil, 0, false
 			}
 			e.SizeBytes, k = uint64(v), next
 		case keyMtime:
@@ -103,19 +106,19 @@ func scanEntry(b []byte) (e skill.Entry, n int, ok bool) {
 			}
 			v, next, ok := plainInt(b, k)
 			if !ok {
-				return e, 0, false
+				return e, nil, 0, false
 			}
 			e.Mtime, e.MtimeKnown, k = v, true, next
 		case keyType:
 			s, next, ok := plainString(b, k)
 			if !ok || (string(s) != "file" && string(s) != "dir") {
-				return e, 0, false
+				return e, nil, 0, false
 			}
 			e.Dir, k = string(s) == "dir", next
 		}
 		k = skipWS(b, k)
 		if k >= len(b) {
-			return e, 0, false
+			return e, nil, 0, false
 		}
 		switch b[k] {
 		case ',':
@@ -123,11 +126,11 @@ func scanEntry(b []byte) (e skill.Entry, n int, ok bool) {
 			continue
 		case '}':
 			if seen&(keyPath|keySize|keyMtime) != keyPath|keySize|keyMtime {
-				return e, 0, false
+				return e, nil, 0, false
 			}
-			return e, k + 1, true
+			return e, path, k + 1, true
 		}
-		return e, 0, false
+		return e, nil, 0, false
 	}
 }
 
@@ -191,4 +194,24 @@ func plainInt(b []byte, k int) (v int64, next int, ok bool) {
 		v = -v
 	}
 	return v, k, true
+}
+
+// arenaBlock is the size of the blocks path strings are carved from.
+const arenaBlock = 1 << 20
+
+// arena makes strings out of large shared blocks: a million paths cost a
+// hundred allocations, not a million, and no size-class rounding. A block
+// is only ever appended to, so the bytes under a string never change.
+type arena struct{ block []byte }
+
+func (a *arena) string(b []byte) string {
+	if len(b) == 0 || len(b) > arenaBlock/16 {
+		return string(b)
+	}
+	if cap(a.block)-len(a.block) < len(b) {
+		a.block = make([]byte, 0, arenaBlock)
+	}
+	start := len(a.block)
+	a.block = append(a.block, b...)
+	return unsafe.String(&a.block[start], len(b))
 }

@@ -44,6 +44,7 @@ type parser struct {
 	// fast path runs for the elements of an array at fastDepth (0: never).
 	onEntry   func(skill.Entry)
 	fastDepth int
+	paths     arena // backs the fast path's Path strings
 	items     int
 	// unsafe is set when a number literal needs jsonnum.Safe before it may
 	// be handed to math/big; it is reset per paths item and per document.

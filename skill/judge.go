@@ -12,11 +12,6 @@ import (
 	"github.com/plangate-gc/plangate-gc/gitignore"
 )
 
-// candidate is an in-scope file entry that reached classification step 3.
-type candidate struct {
-	e   *Entry
-	nfc string
-}
 
 // Judge classifies every path of one document (SPEC A7) and returns the
 // verdict. It fails only when the caller passes what the gate would have
@@ -86,14 +81,17 @@ func normaliseGuards(raw []string) guards {
 // files applies steps 1–3: drops directories and out-of-scope paths,
 // resolves duplicates, and returns the unique in-scope files by path. One
 // sort of the entries by path serves all three steps.
-func (j *judgement) files() []candidate {
+func (j *judgement) files() []int32 {
 	entries := j.in.Paths
-	order := make([]int, len(entries))
+	order := make([]int32, len(entries))
 	for i := range order {
-		order[i] = i
+		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(entries[a].Path, entries[b].Path) })
-	cands := make([]candidate, 0, len(entries)) // one allocation, not a growth series
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(entries[a].Path, entries[b].Path) })
+	// Indexes, not (entry, NFC) pairs: at a million entries the pairs
+	// would be 24 MB; classify recomputes the NFC form, which for a path
+	// already in NFC is a quick check without a copy.
+	cands := make([]int32, 0, len(entries)) // one allocation, not a growth series
 	for i := 0; i < len(order); {
 		path := entries[order[i]].Path
 		k := i + 1
@@ -128,7 +126,7 @@ func (j *judgement) files() []candidate {
 		}
 		for _, idx := range group {
 			if !entries[idx].Dir {
-				cands = append(cands, candidate{e: &entries[idx], nfc: nfc})
+				cands = append(cands, idx)
 			}
 		}
 	}
@@ -137,7 +135,7 @@ func (j *judgement) files() []candidate {
 
 // hasChild reports whether another entry's path starts with p + "/";
 // order holds the entry indexes sorted by path.
-func (j *judgement) hasChild(order []int, p string) bool {
+func (j *judgement) hasChild(order []int32, p string) bool {
 	i := sort.Search(len(order), func(k int) bool { return !belowSlash(j.in.Paths[order[k]].Path, p) })
 	if i == len(order) {
 		return false
@@ -164,7 +162,7 @@ func belowSlash(q, p string) bool {
 
 // duplicate keeps one copy of a repeated file path, unevaluated, with the
 // largest size given.
-func (j *judgement) duplicate(group []int) {
+func (j *judgement) duplicate(group []int32) {
 	size := uint64(0)
 	for _, idx := range group {
 		if e := &j.in.Paths[idx]; !e.Dir {
@@ -182,13 +180,14 @@ func (j *judgement) keep(size uint64) {
 }
 
 // classify applies steps 4–9 to unique in-scope files (sorted by path).
-func (j *judgement) classify(files []candidate) {
+func (j *judgement) classify(files []int32) {
 	j.survivors = make([]*Entry, 0, len(files))
-	for _, c := range files {
-		e := c.e
+	for _, idx := range files {
+		e := &j.in.Paths[idx]
+		nfc := norm.NFC.String(e.Path)
 		usable := e.MtimeKnown && e.Mtime > 0 && e.Mtime <= j.in.Now
-		excluded := j.excludes.Match(c.nfc)
-		if byInput := j.input.cover(c.nfc); byInput || j.builtin.cover(c.nfc) {
+		excluded := j.excludes.Match(nfc)
+		if byInput := j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
 			j.res.Counts.HardGuarded++
 			j.keep(e.SizeBytes)
 			if excluded {
@@ -222,13 +221,15 @@ func (j *judgement) classify(files []candidate) {
 			j.survivors = append(j.survivors, e)
 		}
 	}
-	j.res.Removed = mergeByPath(j.aged, j.applyCountAndSize())
+	j.res.Removed = j.applyCountAndSize(j.aged)
 }
 
 // applyCountAndSize orders the survivors newest first (mtime DESC, path
 // DESC): past maxEntries they go for count; within it, once the running
-// size exceeds the limit, for size. It returns those decisions by path.
-func (j *judgement) applyCountAndSize() []Decision {
+// size exceeds the limit, for size. It returns those decisions merged with
+// the age removals (also by path) into one list by path, built once: at a
+// million entries an intermediate list would be tens of megabytes.
+func (j *judgement) applyCountAndSize(aged []Decision) []Decision {
 	// Survivors arrive in path order, so (mtime DESC, path DESC) is
 	// (mtime DESC, survivor index DESC): a total order on small keys.
 	n := len(j.survivors)
@@ -266,12 +267,15 @@ func (j *judgement) applyCountAndSize() []Decision {
 		removed++
 		pos[si] = int32(i + 1)
 	}
-	byPath := make([]Decision, 0, removed)
+	byPath := make([]Decision, 0, removed+len(aged))
 	for si, p := range pos {
 		if p == 0 {
 			continue
 		}
 		e, i := j.survivors[si], int(p-1)
+		for len(aged) > 0 && aged[0].Path < e.Path { // paths are distinct
+			byPath, aged = append(byPath, aged[0]), aged[1:]
+		}
 		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
 		if int64(i) >= j.pol.maxEntries {
 			d.Reason, d.Rank = ReasonCount, i+1
@@ -280,19 +284,5 @@ func (j *judgement) applyCountAndSize() []Decision {
 		}
 		byPath = append(byPath, d)
 	}
-	return byPath
-}
-
-// mergeByPath merges two path-sorted decision lists into one.
-func mergeByPath(a, b []Decision) []Decision {
-	out := make([]Decision, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if a[0].Path < b[0].Path {
-			out, a = append(out, a[0]), a[1:]
-		} else {
-			out, b = append(out, b[0]), b[1:]
-		}
-	}
-	out = append(out, a...)
-	return append(out, b...)
+	return append(byPath, aged...)
 }
