@@ -46,8 +46,8 @@ func measure(sizes string, runs int) error {
 			return fmt.Errorf("building %s: %v\n%s", pkg, err, out)
 		}
 	}
-	fmt.Println("| entries | input MB | time ours ÷ baseline | peak RSS ours ÷ input | peak RSS baseline ÷ input |")
-	fmt.Println("|---|---|---|---|---|")
+	fmt.Println("| entries | input MB | ours s | baseline s | time ours ÷ baseline | peak RSS ours ÷ input | peak RSS baseline ÷ input |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, s := range strings.Split(sizes, ",") {
 		n, err := strconv.Atoi(s)
 		if err != nil {
@@ -76,7 +76,7 @@ func measure(sizes string, runs int) error {
 			tBase, rBase = append(tBase, t), append(rBase, r)
 		}
 		in := float64(st.Size())
-		fmt.Printf("| %d | %.1f | %.2f | %.2f | %.2f |\n", n, in/1e6, median(tOurs)/median(tBase),
+		fmt.Printf("| %d | %.1f | %.3f | %.3f | %.2f | %.2f | %.2f |\n", n, in/1e6, median(tOurs), median(tBase), median(tOurs)/median(tBase),
 			median(rOurs)/in, median(rBase)/in)
 	}
 	return nil
