@@ -12,7 +12,6 @@ import (
 	"github.com/plangate-gc/plangate-gc/gitignore"
 )
 
-
 // Judge classifies every path of one document (SPEC A7) and returns the
 // verdict. It fails only when the caller passes what the gate would have
 // refused: an unknown scope or a malformed exclude pattern.
