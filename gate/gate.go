@@ -77,10 +77,10 @@ var ErrRead = errors.New("reading input")
 // while reading document Doc (1-based), Offset bytes into it. It is never a
 // gate verdict: the caller stops and reports an I/O failure.
 type ReadError struct {
-	Op     string
-	Doc    int
-	Offset int64
-	Err    error
+	Op     string // what failed: "read"
+	Doc    int    // 1-based number of the document being read
+	Offset int64  // bytes into that document
+	Err    error  // the reader's error
 }
 
 // Error names the document and position the stream failed at.
