@@ -69,30 +69,66 @@ func displayPointer(p string) string {
 	return p
 }
 
+// ErrRead is the cause every *ReadError matches with errors.Is: the input
+// stream failed, which is no verdict on any document (SPEC A12: exit 1).
+var ErrRead = errors.New("reading input")
+
+// ReadError is a failure of the underlying reader (anything but io.EOF)
+// while reading document Doc (1-based), Offset bytes into it. It is never a
+// gate verdict: the caller stops and reports an I/O failure.
+type ReadError struct {
+	Op     string // what failed: "read"
+	Doc    int    // 1-based number of the document being read
+	Offset int64  // bytes into that document
+	Err    error  // the reader's error
+}
+
+// Error names the document and position the stream failed at.
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("%s input (document %d, byte %d): %v", e.Op, e.Doc, e.Offset, e.Err)
+}
+
+// Unwrap returns the reader's error.
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrRead) true for every *ReadError.
+func (e *ReadError) Is(target error) bool { return target == ErrRead }
+
 // Reader yields the documents of one input stream in order.
 type Reader struct {
 	in    *bufio.Reader
 	docs  int // documents started so far
 	seen  bool
 	ended bool
+	// failed is the *ReadError that ended the stream, returned again by
+	// every later Next.
+	failed error
+	// pos is the stream offset after the last document; start and end
+	// delimit the last document read (the fuzz target checks those bytes).
+	pos, start, end int64
 }
 
 // NewReader prepares to read concatenated JSON documents from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{in: bufio.NewReaderSize(r, 1<<16)}
+	return &Reader{in: bufio.NewReaderSize(r, 1<<18)}
 }
 
 // Next reads and gates the next document. It returns the document's input
 // when it passes; an *Error when it fails the gate (NO_REVIEW); io.EOF after
-// the last document; any other error is an I/O failure of the stream. A
-// syntax error fails its document and ends the stream.
+// the last document; a *ReadError when the stream itself fails, after which
+// Next keeps returning it. A syntax error fails its document and ends the
+// stream.
 func (r *Reader) Next() (skill.Input, error) {
+	if r.failed != nil {
+		return skill.Input{}, r.failed
+	}
 	if r.ended {
 		return skill.Input{}, io.EOF
 	}
-	p := &parser{r: r.in}
+	p := &parser{r: r.in, doc: r.docs + 1}
 	_, more, err := p.skipSpace()
 	if err != nil {
+		r.failed = err
 		return skill.Input{}, err
 	}
 	if !more {
@@ -104,17 +140,22 @@ func (r *Reader) Next() (skill.Input, error) {
 	}
 	r.seen = true
 	r.docs++
+	r.start = r.pos + p.off
 	p.off = 0 // positions count from the document's first byte
 	items := &itemCollector{}
 	p.onItem = items.add
+	p.onEntry = items.addEntry
 	root, err := p.value(0)
+	r.end = r.start + p.off
+	r.pos = r.end
 	var syn *syntaxError
 	if errors.As(err, &syn) {
 		r.ended = true
 		return skill.Input{}, &Error{Problems: []Problem{{Code: CodeSyntax, Message: fmt.Sprintf("invalid JSON in document %d at %v", r.docs, syn)}}}
 	}
-	if err != nil {
-		return skill.Input{}, fmt.Errorf("reading input: %w", err)
+	if err != nil { // only *ReadError remains
+		r.failed = err
+		return skill.Input{}, err
 	}
 	if len(p.probs) > 0 {
 		return skill.Input{}, newError(p.probs)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // maxDepth is the deepest container nesting a document may have (I-JSON
@@ -33,11 +35,17 @@ type itemFunc func(index int, item any, unsafeNumbers bool)
 // their literal text.
 type parser struct {
 	r      *bufio.Reader
+	doc    int // 1-based number of the document being read, for ReadError
 	off    int64
 	path   []string // JSON pointer segments of the value being parsed
 	probs  []Problem
 	onItem itemFunc
-	items  int
+	// onEntry receives the paths elements the fast path converted; the
+	// fast path runs for the elements of an array at fastDepth (0: never).
+	onEntry   func(skill.Entry)
+	fastDepth int
+	paths     arena // backs the fast path's Path strings
+	items     int
 	// unsafe is set when a number literal needs jsonnum.Safe before it may
 	// be handed to math/big; it is reset per paths item and per document.
 	unsafe bool
@@ -53,16 +61,32 @@ type parser struct {
 
 func (p *parser) fail(msg string) error { return &syntaxError{offset: p.off, msg: msg} }
 
+// ioFail wraps a failure of the underlying reader (not io.EOF) so that it
+// can never be mistaken for a syntax error: it ends the run with exit 1.
+func (p *parser) ioFail(err error) error {
+	return &ReadError{Op: "read", Doc: p.doc, Offset: p.off, Err: err}
+}
+
 func (p *parser) read() (byte, error) {
 	c, err := p.r.ReadByte()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return 0, p.fail("unexpected end of input")
 		}
-		return 0, err
+		return 0, p.ioFail(err)
 	}
 	p.off++
 	return c, nil
+}
+
+// peek returns up to n buffered bytes without consuming them; fewer than n
+// only at the end of input. A read failure is returned as a *ReadError.
+func (p *parser) peek(n int) ([]byte, error) {
+	b, err := p.r.Peek(n)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return nil, p.ioFail(err)
+	}
+	return b, nil
 }
 
 func (p *parser) unread() {
@@ -79,7 +103,7 @@ func (p *parser) skipSpace() (c byte, ok bool, err error) {
 			return 0, false, nil
 		}
 		if err != nil {
-			return 0, false, err
+			return 0, false, p.ioFail(err)
 		}
 		p.off++
 		switch c {
@@ -172,7 +196,9 @@ func (p *parser) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		sep = p.afterSpace(sep)
+		if sep, err = p.afterSpace(sep); err != nil {
+			return nil, err
+		}
 		switch sep {
 		case ',':
 			continue
@@ -183,17 +209,22 @@ func (p *parser) object(depth int) (any, error) {
 	}
 }
 
-// afterSpace skips whitespace starting from an already consumed byte.
-func (p *parser) afterSpace(c byte) byte {
+// afterSpace skips whitespace starting from an already consumed byte. At
+// the end of input it returns 0, which every caller rejects as a syntax
+// error; a read failure is returned as a *ReadError.
+func (p *parser) afterSpace(c byte) (byte, error) {
 	for c == ' ' || c == '\t' || c == '\n' || c == '\r' {
 		next, err := p.r.ReadByte()
+		if errors.Is(err, io.EOF) {
+			return 0, nil
+		}
 		if err != nil {
-			return 0
+			return 0, p.ioFail(err)
 		}
 		p.off++
 		c = next
 	}
-	return c
+	return c, nil
 }
 
 func (p *parser) expect(want byte) error {
@@ -226,7 +257,10 @@ func (p *parser) pathsArray(depth int) (any, error) {
 	}
 	p.itemMaps = map[string]any{}
 	p.reuse = p.itemMaps
-	defer func() { p.reuse = nil }()
+	if p.onEntry != nil {
+		p.fastDepth = depth + 1
+	}
+	defer func() { p.reuse, p.fastDepth = nil, 0 }()
 	return p.elements(depth+1, func(i int, v any) {
 		p.onItem(i, v, p.itemUnsafe)
 		p.items++
@@ -252,22 +286,27 @@ func (p *parser) elements(depth int, add func(int, any)) (any, error) {
 		return []any{}, nil
 	}
 	for i := 0; ; i++ {
-		p.path = append(p.path, strconv.Itoa(i))
-		saved := p.unsafe
-		p.unsafe = false
-		v, err := p.value(depth)
-		if err != nil {
-			return nil, err
+		if depth != p.fastDepth || !p.fastEntry() {
+			p.path = append(p.path, strconv.Itoa(i))
+			saved := p.unsafe
+			p.unsafe = false
+			v, err := p.value(depth)
+			if err != nil {
+				return nil, err
+			}
+			p.itemUnsafe = p.unsafe
+			p.unsafe = saved || p.unsafe
+			p.path = p.path[:len(p.path)-1]
+			add(i, v)
 		}
-		p.itemUnsafe = p.unsafe
-		p.unsafe = saved || p.unsafe
-		p.path = p.path[:len(p.path)-1]
-		add(i, v)
 		sep, err := p.read()
 		if err != nil {
 			return nil, err
 		}
-		switch p.afterSpace(sep) {
+		if sep, err = p.afterSpace(sep); err != nil {
+			return nil, err
+		}
+		switch sep {
 		case ',':
 			continue
 		case ']':

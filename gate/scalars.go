@@ -17,7 +17,11 @@ func (p *parser) literal() (any, error) {
 		text string
 		v    any
 	}{{"true", true}, {"false", false}, {"null", nil}} {
-		if b, _ := p.r.Peek(len(lit.text)); string(b) == lit.text {
+		b, err := p.peek(len(lit.text))
+		if err != nil {
+			return nil, err
+		}
+		if string(b) == lit.text {
 			p.r.Discard(len(lit.text)) //nolint:errcheck
 			p.off += int64(len(lit.text))
 			return lit.v, nil
@@ -35,7 +39,7 @@ func (p *parser) number() (any, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, p.ioFail(err)
 		}
 		if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
 			p.off++
@@ -125,7 +129,10 @@ func (p *parser) str() (any, error) {
 // rawRune reads one UTF-8 sequence from the input; an invalid byte is
 // returned as (RuneError, 1).
 func (p *parser) rawRune() (rune, int, error) {
-	b, _ := p.r.Peek(utf8.UTFMax)
+	b, err := p.peek(utf8.UTFMax)
+	if err != nil {
+		return 0, 0, err
+	}
 	r, size := utf8.DecodeRune(b)
 	if size == 0 {
 		return 0, 0, p.fail("unexpected end of input")
@@ -152,7 +159,10 @@ func (p *parser) unicodeEscape() (rune, error) {
 	if err != nil || !utf16.IsSurrogate(r) || r >= 0xDC00 {
 		return r, err
 	}
-	b, _ := p.r.Peek(6)
+	b, err := p.peek(6)
+	if err != nil {
+		return 0, err
+	}
 	if len(b) < 6 || string(b[:2]) != `\u` {
 		return r, nil
 	}
@@ -187,7 +197,10 @@ func hexValue(b []byte) (rune, bool) {
 }
 
 func (p *parser) hex4() (rune, error) {
-	b, _ := p.r.Peek(4)
+	b, err := p.peek(4)
+	if err != nil {
+		return 0, err
+	}
 	r, ok := hexValue(b)
 	if !ok {
 		return 0, p.fail("invalid \\u escape")

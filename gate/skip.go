@@ -79,7 +79,9 @@ func (p *parser) skipContainer() error {
 			if err != nil {
 				return err
 			}
-			c = p.afterSpace(c)
+			if c, err = p.afterSpace(c); err != nil {
+				return err
+			}
 			top := stack[len(stack)-1]
 			switch {
 			case c == ',' && top == '{':

@@ -173,6 +173,9 @@ type itemCollector struct {
 	bad     int // elements that failed
 }
 
+// addEntry takes an element the byte-level fast path already converted.
+func (c *itemCollector) addEntry(e skill.Entry) { c.entries = append(c.entries, e) }
+
 func (c *itemCollector) add(i int, item any, unsafe bool) {
 	if e, ok := entryOf(item); ok {
 		c.entries = append(c.entries, e)

@@ -21,7 +21,9 @@ type Options struct {
 
 // Run gates, judges and renders every document of in, in input order:
 // output blocks to out, gate reasons to reasons. Verdicts (NO_REVIEW,
-// handoff) are output; the returned error is an I/O failure.
+// handoff) are output; the returned error is an I/O failure: a
+// *gate.ReadError (errors.Is gate.ErrRead) when reading in failed, after the
+// outputs of every document completed before it have been written.
 func Run(in io.Reader, out, reasons io.Writer, opts Options) error {
 	write := render.Text
 	if opts.JSON {

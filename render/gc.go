@@ -59,38 +59,6 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	return err
 }
 
-// InventoryJSON writes one skill input document (SPEC A2) as a JSON line,
-// for river-gc --emit-inventory | plangate-gc.
-func InventoryJSON(w io.Writer, in skill.Input) error {
-	b := []byte(`{"inventory":{"scope":"` + string(in.Scope) + `","paths":[`)
-	for i, e := range in.Paths {
-		b = comma(b, i)
-		b = append(b, `{"path":`...)
-		b = AppendString(b, e.Path)
-		b = append(b, `,"sizeBytes":`...)
-		b = strconv.AppendUint(b, e.SizeBytes, 10)
-		b = append(b, `,"mtimeEpoch":`...)
-		b = strconv.AppendInt(b, e.Mtime, 10)
-		b = append(b, '}')
-	}
-	b = append(b, `]},"retention":{"days":`+in.Retention.Days.Literal+`,"maxEntries":`+in.Retention.MaxEntries.Literal+
-		`,"maxSizeMb":`+in.Retention.MaxSizeMb.Literal+`},"now":`+strconv.FormatInt(in.Now, 10)...)
-	for _, list := range []struct {
-		key  string
-		vals []string
-	}{{"hardGuards", in.HardGuards}, {"excludes", in.Excludes}} {
-		b = append(b, `,"`+list.key+`":[`...)
-		for i, v := range list.vals {
-			b = comma(b, i)
-			b = AppendString(b, v)
-		}
-		b = append(b, ']')
-	}
-	b = append(b, "}\n"...)
-	_, err := w.Write(b)
-	return err
-}
-
 // Summary writes river gc's human summary: the per-scope table, the
 // removed (or would-remove) list with reasons, the engine's warnings and
 // questions, and the errors.

@@ -129,6 +129,15 @@ func AppendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
+		// Copy a run of plain ASCII at once: paths are mostly that.
+		run := i
+		for run < len(s) && s[run] >= 0x20 && s[run] < utf8.RuneSelf && s[run] != '"' && s[run] != '\\' {
+			run++
+		}
+		if run > i {
+			b, i = append(b, s[i:run]...), run
+			continue
+		}
 		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])

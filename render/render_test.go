@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	_ "github.com/plangate-gc/plangate-gc/internal/golden"
-	"github.com/plangate-gc/plangate-gc/jsonnum"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -96,19 +95,5 @@ func TestHumanBytes(t *testing.T) {
 		if got := HumanBytes(in); got != want {
 			t.Errorf("HumanBytes(%s) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-func TestInventoryJSONRoundTrips(t *testing.T) {
-	in := skill.Input{Scope: skill.ScopeTmp, Now: 5, Paths: []skill.Entry{{Path: ".river/tmp/\"q\"", SizeBytes: 3, Mtime: -1, MtimeKnown: true}},
-		Retention:  skill.Retention{Days: jsonnum.MustParse("1e1"), MaxEntries: jsonnum.MustParse("2"), MaxSizeMb: jsonnum.MustParse("0.5")},
-		HardGuards: []string{"g"}}
-	var b bytes.Buffer
-	if err := InventoryJSON(&b, in); err != nil {
-		t.Fatal(err)
-	}
-	want := `{"inventory":{"scope":"tmp","paths":[{"path":".river/tmp/\"q\"","sizeBytes":3,"mtimeEpoch":-1}]},"retention":{"days":1e1,"maxEntries":2,"maxSizeMb":0.5},"now":5,"hardGuards":["g"],"excludes":[]}` + "\n"
-	if b.String() != want {
-		t.Errorf("got  %s\nwant %s", b.String(), want)
 	}
 }

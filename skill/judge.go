@@ -12,12 +12,6 @@ import (
 	"github.com/plangate-gc/plangate-gc/gitignore"
 )
 
-// candidate is an in-scope file entry that reached classification step 3.
-type candidate struct {
-	e   *Entry
-	nfc string
-}
-
 // Judge classifies every path of one document (SPEC A7) and returns the
 // verdict. It fails only when the caller passes what the gate would have
 // refused: an unknown scope or a malformed exclude pattern.
@@ -86,14 +80,17 @@ func normaliseGuards(raw []string) guards {
 // files applies steps 1–3: drops directories and out-of-scope paths,
 // resolves duplicates, and returns the unique in-scope files by path. One
 // sort of the entries by path serves all three steps.
-func (j *judgement) files() []candidate {
+func (j *judgement) files() []int32 {
 	entries := j.in.Paths
-	order := make([]int, len(entries))
+	order := make([]int32, len(entries))
 	for i := range order {
-		order[i] = i
+		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int) int { return strings.Compare(entries[a].Path, entries[b].Path) })
-	var cands []candidate
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(entries[a].Path, entries[b].Path) })
+	// Indexes, not (entry, NFC) pairs: at a million entries the pairs
+	// would be 24 MB; classify recomputes the NFC form, which for a path
+	// already in NFC is a quick check without a copy.
+	cands := make([]int32, 0, len(entries)) // one allocation, not a growth series
 	for i := 0; i < len(order); {
 		path := entries[order[i]].Path
 		k := i + 1
@@ -102,7 +99,10 @@ func (j *judgement) files() []candidate {
 		}
 		group := order[i:k]
 		i = k
-		implied := strings.HasSuffix(path, "/") || j.hasChild(order, path)
+		// A child p+"/…" sorts after p, and every path between them has p
+		// as a prefix: unless the next path does, there is no child.
+		implied := strings.HasSuffix(path, "/") ||
+			(k < len(order) && strings.HasPrefix(entries[order[k]].Path, path) && j.hasChild(order, path))
 		files := 0
 		for _, idx := range group {
 			if implied || entries[idx].Dir {
@@ -125,7 +125,7 @@ func (j *judgement) files() []candidate {
 		}
 		for _, idx := range group {
 			if !entries[idx].Dir {
-				cands = append(cands, candidate{e: &entries[idx], nfc: nfc})
+				cands = append(cands, idx)
 			}
 		}
 	}
@@ -134,7 +134,7 @@ func (j *judgement) files() []candidate {
 
 // hasChild reports whether another entry's path starts with p + "/";
 // order holds the entry indexes sorted by path.
-func (j *judgement) hasChild(order []int, p string) bool {
+func (j *judgement) hasChild(order []int32, p string) bool {
 	i := sort.Search(len(order), func(k int) bool { return !belowSlash(j.in.Paths[order[k]].Path, p) })
 	if i == len(order) {
 		return false
@@ -161,7 +161,7 @@ func belowSlash(q, p string) bool {
 
 // duplicate keeps one copy of a repeated file path, unevaluated, with the
 // largest size given.
-func (j *judgement) duplicate(group []int) {
+func (j *judgement) duplicate(group []int32) {
 	size := uint64(0)
 	for _, idx := range group {
 		if e := &j.in.Paths[idx]; !e.Dir {
@@ -179,12 +179,14 @@ func (j *judgement) keep(size uint64) {
 }
 
 // classify applies steps 4–9 to unique in-scope files (sorted by path).
-func (j *judgement) classify(files []candidate) {
-	for _, c := range files {
-		e := c.e
+func (j *judgement) classify(files []int32) {
+	j.survivors = make([]*Entry, 0, len(files))
+	for _, idx := range files {
+		e := &j.in.Paths[idx]
+		nfc := norm.NFC.String(e.Path)
 		usable := e.MtimeKnown && e.Mtime > 0 && e.Mtime <= j.in.Now
-		excluded := j.excludes.Match(c.nfc)
-		if byInput := j.input.cover(c.nfc); byInput || j.builtin.cover(c.nfc) {
+		excluded := j.excludes.Match(nfc)
+		if byInput := j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
 			j.res.Counts.HardGuarded++
 			j.keep(e.SizeBytes)
 			if excluded {
@@ -218,61 +220,68 @@ func (j *judgement) classify(files []candidate) {
 			j.survivors = append(j.survivors, e)
 		}
 	}
-	j.res.Removed = mergeByPath(j.aged, j.applyCountAndSize())
+	j.res.Removed = j.applyCountAndSize(j.aged)
 }
 
 // applyCountAndSize orders the survivors newest first (mtime DESC, path
 // DESC): past maxEntries they go for count; within it, once the running
-// size exceeds the limit, for size. It returns those decisions by path.
-func (j *judgement) applyCountAndSize() []Decision {
-	// Survivors arrive in path order; reversed and stably sorted by mtime
-	// they are in (mtime DESC, path DESC) without comparing a string.
+// size exceeds the limit, for size. It returns those decisions merged with
+// the age removals (also by path) into one list by path, built once: at a
+// million entries an intermediate list would be tens of megabytes.
+func (j *judgement) applyCountAndSize(aged []Decision) []Decision {
+	// Survivors arrive in path order, so (mtime DESC, path DESC) is
+	// (mtime DESC, survivor index DESC): a total order on small keys.
 	n := len(j.survivors)
-	order := make([]int, n)
+	order := make([]int32, n)
 	for i := range order {
-		order[i] = n - 1 - i
+		order[i] = int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(j.survivors[b].Mtime, j.survivors[a].Mtime) })
-	verdict := make([]Decision, 0)
-	slot := make([]int32, n) // survivor index → 1 + index into verdict, 0 = kept
+	slices.SortFunc(order, func(a, b int32) int {
+		if c := cmp.Compare(j.survivors[b].Mtime, j.survivors[a].Mtime); c != 0 {
+			return c
+		}
+		return cmp.Compare(b, a)
+	})
+	// pos[si] is 1 + the survivor's position in that order when it is
+	// removed, 0 when kept; sizes holds the running sums of the size-removed
+	// positions, which are contiguous from firstSize.
+	pos := make([]int32, n)
+	var sizes []Bytes
+	firstSize, removed := -1, 0
 	var cum Bytes
 	for i, si := range order {
 		e := j.survivors[si]
-		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
-		switch {
-		case int64(i) >= j.pol.maxEntries:
-			d.Reason, d.Rank = ReasonCount, i+1
-		default:
+		if int64(i) < j.pol.maxEntries {
 			cum = cum.Add(e.SizeBytes)
 			if !j.pol.exceeds(cum) {
 				j.keep(e.SizeBytes)
 				continue
 			}
-			d.Reason, d.Cumulative = ReasonSize, cum
+			if firstSize < 0 {
+				firstSize = i
+			}
+			sizes = append(sizes, cum)
 		}
 		j.res.Counts.Remove++
-		verdict = append(verdict, d)
-		slot[si] = int32(len(verdict))
+		removed++
+		pos[si] = int32(i + 1)
 	}
-	byPath := make([]Decision, 0, len(verdict))
-	for _, v := range slot {
-		if v > 0 {
-			byPath = append(byPath, verdict[v-1])
+	byPath := make([]Decision, 0, removed+len(aged))
+	for si, p := range pos {
+		if p == 0 {
+			continue
 		}
-	}
-	return byPath
-}
-
-// mergeByPath merges two path-sorted decision lists into one.
-func mergeByPath(a, b []Decision) []Decision {
-	out := make([]Decision, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if a[0].Path < b[0].Path {
-			out, a = append(out, a[0]), a[1:]
+		e, i := j.survivors[si], int(p-1)
+		for len(aged) > 0 && aged[0].Path < e.Path { // paths are distinct
+			byPath, aged = append(byPath, aged[0]), aged[1:]
+		}
+		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
+		if int64(i) >= j.pol.maxEntries {
+			d.Reason, d.Rank = ReasonCount, i+1
 		} else {
-			out, b = append(out, b[0]), b[1:]
+			d.Reason, d.Cumulative = ReasonSize, sizes[i-firstSize]
 		}
+		byPath = append(byPath, d)
 	}
-	out = append(out, a...)
-	return append(out, b...)
+	return append(byPath, aged...)
 }

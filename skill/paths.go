@@ -10,15 +10,26 @@ import (
 // (SPEC A4): valid UTF-8, no NUL or backslash, relative, no empty, "." or
 // ".." segment and no trailing slash. Anything else is never judged.
 func Canonical(p string) bool {
-	if p == "" || !utf8.ValidString(p) || strings.ContainsAny(p, "\x00\\") || p[0] == '/' {
+	if p == "" || p[0] == '/' {
 		return false
 	}
-	for seg := range strings.SplitSeq(p, "/") {
-		if seg == "" || seg == "." || seg == ".." {
+	ascii, seg := true, 0 // seg: start of the current segment
+	for i := 0; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			if s := p[seg:i]; s == "" || s == "." || s == ".." {
+				return false
+			}
+			seg = i + 1
+			continue
+		}
+		switch c := p[i]; {
+		case c == 0 || c == '\\':
 			return false
+		case c >= utf8.RuneSelf:
+			ascii = false
 		}
 	}
-	return true
+	return ascii || utf8.ValidString(p)
 }
 
 // InScope reports whether the NFC form of a canonical path belongs to the

@@ -84,13 +84,12 @@ func (j *judgeCmd) Run(e *env) error {
 		in = f
 	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
-	if err := pipeline.Run(in, out, e.stderr, pipeline.Options{JSON: j.JSON, Lang: render.Lang(j.Lang)}); err != nil {
-		return err
+	err := pipeline.Run(in, out, e.stderr, pipeline.Options{JSON: j.JSON, Lang: render.Lang(j.Lang)})
+	// The documents completed before a read failure keep their output.
+	if ferr := out.Flush(); ferr != nil && err == nil {
+		err = fmt.Errorf("writing output: %w", ferr)
 	}
-	if err := out.Flush(); err != nil {
-		return fmt.Errorf("writing output: %w", err)
-	}
-	return nil
+	return err
 }
 
 // Run prints the embedded input schema.

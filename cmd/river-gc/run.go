@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
 
+	"github.com/plangate-gc/plangate-gc/gate"
 	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/render"
@@ -82,7 +83,7 @@ func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer
 	if c.EmitInventory {
 		docs, errs := gc.Inventories(cfg)
 		for _, d := range docs {
-			if err := render.InventoryJSON(stdout, d); err != nil {
+			if err := gate.WriteInput(stdout, d); err != nil {
 				return err
 			}
 		}
