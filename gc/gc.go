@@ -8,12 +8,16 @@ package gc
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 	"github.com/plangate-gc/plangate-gc/sweep"
@@ -206,7 +210,14 @@ func hardGuards(root string) []string {
 // inventory scans one scope and builds its engine input with the given
 // hard guards (SPEC Part B).
 func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map[string]scan.File, []Error) {
-	res := scan.Scan(cfg.Root, scope, scan.Options{Metadata: cfg.Metadata})
+	// For now the root is opened per scope here; the one-root rewiring
+	// (SPEC B2) is the lead's.
+	rootfd, err := unix.Open(cfg.Root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return skill.Input{Scope: scope}, nil, []Error{{Path: ".", Message: "cannot open root directory: " + err.Error()}}
+	}
+	defer unix.Close(rootfd)
+	res := scan.Scan(rootfd, scope, scan.Options{Metadata: cfg.Metadata})
 	in := skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards}
 	byPath := make(map[string]scan.File, len(res.Files))
 	var errs []Error
@@ -227,11 +238,30 @@ func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map
 	}
 	if cfg.Debug != nil {
 		for _, n := range res.Notes {
-			cfg.Debug("%s: %s", n.Path, n.Message)
+			cfg.Debug("%s: %s %s %s", n.Path, n.Kind, n.FileKind, n.Reason)
 		}
 	}
 	for _, e := range res.Errors {
-		errs = append(errs, Error{Path: e.Path, Message: e.Message})
+		errs = append(errs, Error{Path: e.Path, Message: scanMessage(e)})
 	}
 	return in, byPath, errs
+}
+
+// scanMessage words a scan error as river gc has always worded it (until
+// the report catalog takes over).
+func scanMessage(e *fserr.Error) string {
+	if errors.Is(e.Err, fserr.ErrNotUTF8) {
+		if e.Op == fserr.OpOpenDir {
+			return "directory name is not valid UTF-8; not descended"
+		}
+		return "file name is not valid UTF-8; not listed"
+	}
+	what := map[fserr.Op]string{
+		fserr.OpOpenRoot: "cannot open root directory", fserr.OpOpenDir: "cannot open directory",
+		fserr.OpReadDir: "cannot read directory", fserr.OpStat: "cannot stat",
+	}[e.Op]
+	if what == "" {
+		what = string(e.Op)
+	}
+	return what + ": " + e.Err.Error()
 }

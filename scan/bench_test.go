@@ -25,7 +25,7 @@ func BenchmarkScan(b *testing.B) {
 		b.Run(fmt.Sprintf("metadata=%v", meta), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res := Scan(root, skill.ScopeMemory, Options{Metadata: meta})
+				res := scanRoot(b, root, skill.ScopeMemory, Options{Metadata: meta})
 				if len(res.Files) != 10000 || len(res.Errors) != 0 {
 					b.Fatalf("files %d errors %v", len(res.Files), res.Errors)
 				}

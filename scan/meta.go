@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 
 	"golang.org/x/sys/unix"
@@ -39,46 +39,41 @@ type stamp struct {
 var errAmbiguous = errors.New("a timestamp field occurs more than once")
 
 // fileMetadata reads the metadata timestamp of the regular file
-// dirfd/name, which fstatat described as st. It returns a non-empty note
-// when the file could not be used (too big, unopenable, changed, not
-// JSON), and ok=false without a note when the JSON simply has no usable
-// field. The file is opened with O_NOFOLLOW|O_NONBLOCK and re-checked with
-// fstat, so a name swapped for a symlink or FIFO is never followed and an
-// open never blocks.
-func (w *walker) fileMetadata(dirfd int, name string, st *unix.Stat_t) (stamp, string) {
+// dirfd/nameZ, which statx described as st. It returns a reason (and the
+// system error, if any) when the file could not be used (too big,
+// unopenable, changed, not JSON), and ok=false without a reason when the
+// JSON simply has no usable field. The file is opened with
+// O_NOFOLLOW|O_NONBLOCK and re-checked on the descriptor, so a name
+// swapped for a symlink or FIFO is never followed and an open never blocks.
+func (w *walker) fileMetadata(dirfd int, nameZ *byte, st *unix.Statx_t) (stamp, MetaReason, error) {
 	if st.Size > MetadataByteCap {
-		return stamp{}, fmt.Sprintf("larger than the %d-byte metadata cap", MetadataByteCap)
+		return stamp{}, ReasonTooLarge, nil
 	}
-	var fd int
-	var err error
-	for {
-		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	fd, err := openatZ(dirfd, nameZ, openFileFlags)
 	if err != nil {
-		return stamp{}, "cannot open for metadata: " + fsmsg.ErrText(err)
+		return stamp{}, ReasonOpen, err
 	}
 	defer unix.Close(fd)
-	var now unix.Stat_t
-	if err := unix.Fstat(fd, &now); err != nil {
-		return stamp{}, "cannot stat for metadata: " + fsmsg.ErrText(err)
+	var now unix.Statx_t
+	if err := fstatx(fd, &now); err != nil {
+		return stamp{}, ReasonStat, err
 	}
-	if now.Mode&unix.S_IFMT != unix.S_IFREG || now.Dev != st.Dev || now.Ino != st.Ino {
-		return stamp{}, "replaced during scan; metadata not read"
+	if now.Mode&unix.S_IFMT != unix.S_IFREG || devOf(&now) != devOf(st) || now.Ino != st.Ino {
+		return stamp{}, ReasonReplaced, nil
 	}
 	r := &fdReader{fd: fd, left: MetadataByteCap + 1}
 	ts, err := parseMetadata(r)
 	switch {
 	case r.left <= 0:
-		return stamp{}, fmt.Sprintf("grew beyond the %d-byte metadata cap", MetadataByteCap)
+		return stamp{}, ReasonGrew, nil
 	case r.err != nil:
-		return stamp{}, "cannot read for metadata: " + fsmsg.ErrText(r.err)
+		return stamp{}, ReasonRead, r.err
+	case errors.Is(err, errAmbiguous):
+		return stamp{}, ReasonAmbiguous, nil
 	case err != nil:
-		return stamp{}, "no metadata timestamp: " + err.Error()
+		return stamp{}, ReasonInvalid, nil
 	}
-	return ts, ""
+	return ts, "", nil
 }
 
 // fdReader reads from a raw descriptor, at most left bytes; reading the
@@ -98,21 +93,16 @@ func (r *fdReader) Read(p []byte) (int, error) {
 	if int64(len(p)) > r.left {
 		p = p[:r.left]
 	}
-	for {
-		n, err := unix.Read(r.fd, p)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			r.err = err
-			return 0, err
-		}
-		if n == 0 {
-			return 0, io.EOF
-		}
-		r.left -= int64(n)
-		return n, nil
+	n, err := eintr.Value(func() (int, error) { return unix.Read(r.fd, p) })
+	if err != nil {
+		r.err = err
+		return 0, err
 	}
+	if n == 0 {
+		return 0, io.EOF
+	}
+	r.left -= int64(n)
+	return n, nil
 }
 
 // parseMetadata reads one JSON document from r with a streaming tokenizer

@@ -77,7 +77,7 @@ func TestScanMetadataTimestamp(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			write(t, root, ".river/memory/"+tt.file, tt.content, epoch)
-			res := Scan(root, skill.ScopeMemory, Options{Metadata: true})
+			res := scanRoot(t, root, skill.ScopeMemory, Options{Metadata: true})
 			if len(res.Files) != 1 || len(res.Errors) != 0 {
 				t.Fatalf("got %+v", res)
 			}
@@ -89,7 +89,7 @@ func TestScanMetadataTimestamp(t *testing.T) {
 				t.Errorf("identity changed: %+v", f)
 			}
 			// --timestamp mtime: never metadata.
-			res = Scan(root, skill.ScopeMemory, Options{Metadata: false})
+			res = scanRoot(t, root, skill.ScopeMemory, Options{Metadata: false})
 			if f := res.Files[0]; f.Timestamp != mtime || f.TimestampSource != SourceMtime {
 				t.Errorf("mtime mode: got %d (%s)", f.Timestamp, f.TimestampSource)
 			}
