@@ -104,7 +104,7 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 			unix.Close(cur)
 		}
 		cur = next
-		if !w.sameMount(cur, sofar) {
+		if !w.sameMount(cur, []byte(sofar)) {
 			unix.Close(cur)
 			return -1, false
 		}
@@ -135,14 +135,16 @@ func kindAt(dirfd int, nameZ *byte) fserr.Kind {
 // sameMount reports whether the open directory fd is on the root's mount
 // (mount ids; st_dev where the kernel gives no mount id); if not it
 // records a Note (the directory is not descended).
-func (w *walker) sameMount(fd int, rel string) bool {
+// rel is turned into a string only then, so that descending costs no
+// allocation per level.
+func (w *walker) sameMount(fd int, rel []byte) bool {
 	var stx unix.Statx_t
 	if err := fstatx(fd, &stx); err != nil {
-		w.fail(fserr.OpStat, rel, err)
+		w.fail(fserr.OpStat, string(rel), err)
 		return false
 	}
 	if !w.onRootMount(&stx) {
-		w.note(Note{Path: rel, Kind: NoteOtherMount})
+		w.note(Note{Path: string(rel), Kind: NoteOtherMount})
 		return false
 	}
 	return true
@@ -211,7 +213,7 @@ func (w *walker) openChild(dirfd int, nameZ *byte) (int, bool) {
 		}
 		return -1, false
 	}
-	if !w.sameMount(fd, string(w.path)) {
+	if !w.sameMount(fd, w.path) {
 		unix.Close(fd)
 		return -1, false
 	}
