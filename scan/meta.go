@@ -77,6 +77,9 @@ func (w *walker) fileMetadata(dirfd int, nameZ *byte, st *unix.Statx_t) (stamp, 
 // readAll reads the open file fd, which statx found size bytes long, into
 // the walker's reusable buffer: at most MetadataByteCap+1 bytes, so that a
 // file that grew beyond the cap after statx is recognised by its length.
+// A short read ends it: read(2) on a regular file returns fewer bytes than
+// asked only at the end of the file (EINTR is retried), which saves the
+// final read of 0 bytes per file.
 func (w *walker) readAll(fd int, size uint64) ([]byte, error) {
 	want := min(int(size), MetadataByteCap) + 512
 	if cap(w.meta) < want {
@@ -96,7 +99,11 @@ func (w *walker) readAll(fd int, size uint64) ([]byte, error) {
 		if n == 0 {
 			break
 		}
+		short := len(buf)+n < end
 		buf = buf[:len(buf)+n]
+		if short { // a regular file reads short only at its end: skip the read of 0
+			break
+		}
 	}
 	w.meta = buf[:0]
 	return buf, nil
