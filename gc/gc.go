@@ -8,7 +8,6 @@ package gc
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +16,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 	"github.com/plangate-gc/plangate-gc/sweep"
@@ -238,30 +236,11 @@ func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map
 	}
 	if cfg.Debug != nil {
 		for _, n := range res.Notes {
-			cfg.Debug("%s: %s %s %s", n.Path, n.Kind, n.FileKind, n.Reason)
+			cfg.Debug("%s: %s", n.Path, scanNote(scope, n))
 		}
 	}
 	for _, e := range res.Errors {
 		errs = append(errs, Error{Path: e.Path, Message: scanMessage(e)})
 	}
 	return in, byPath, errs
-}
-
-// scanMessage words a scan error as river gc has always worded it (until
-// the report catalog takes over).
-func scanMessage(e *fserr.Error) string {
-	if errors.Is(e.Err, fserr.ErrNotUTF8) {
-		if e.Op == fserr.OpOpenDir {
-			return "directory name is not valid UTF-8; not descended"
-		}
-		return "file name is not valid UTF-8; not listed"
-	}
-	what := map[fserr.Op]string{
-		fserr.OpOpenRoot: "cannot open root directory", fserr.OpOpenDir: "cannot open directory",
-		fserr.OpReadDir: "cannot read directory", fserr.OpStat: "cannot stat",
-	}[e.Op]
-	if what == "" {
-		what = string(e.Op)
-	}
-	return what + ": " + e.Err.Error()
 }
