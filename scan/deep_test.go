@@ -2,7 +2,10 @@ package scan
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,10 +85,9 @@ func TestScanDeepTreeMemory(t *testing.T) {
 	}
 }
 
-// TestScanDeeperThanDescriptorLimit: one open descriptor per level caps
-// the depth at the descriptor limit; beyond it scan reports a typed
-// EMFILE error on the first directory it cannot open and still lists
-// everything above it.
+// TestScanDeeperThanDescriptorLimit: scan holds a bounded number of
+// descriptors (a quarter of the limit), so a tree deeper than the
+// descriptor limit is still listed whole.
 func TestScanDeeperThanDescriptorLimit(t *testing.T) {
 	root := t.TempDir()
 	buildDeep(t, root, 120)
@@ -107,14 +109,80 @@ func TestScanDeeperThanDescriptorLimit(t *testing.T) {
 	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
 		t.Fatal(err)
 	}
-	if got := paths(res.Files); len(got) != 1 || got[0] != ".river/tmp/top" {
-		t.Errorf("files %q", got)
+	if len(res.Files) != 2 || len(res.Errors) != 0 {
+		t.Fatalf("%d files, errors %v; want both files, no error", len(res.Files), res.Errors)
 	}
-	if len(res.Errors) != 1 || res.Errors[0].Op != fserr.OpOpenDir || !errors.Is(res.Errors[0], unix.EMFILE) {
-		t.Fatalf("errors %+v, want one open-dir EMFILE", res.Errors)
+}
+
+// TestScanReopensClosedDirectories: with a budget of 3 descriptors, a
+// comb (every level has the next level and a side directory with a file)
+// makes the walker close and later reopen directories; every file is
+// still listed exactly once.
+func TestScanReopensClosedDirectories(t *testing.T) {
+	root := t.TempDir()
+	const depth = 40
+	var want []string
+	p := ".river/tmp"
+	for i := range depth {
+		p += "/" + strings.Repeat("n", 1+i%3) + "-level"
+		for _, side := range []string{"a-side", "z-side"} {
+			write(t, root, p+"/"+side+"/f", "x", epoch)
+			want = append(want, p+"/"+side+"/f")
+		}
 	}
-	if !strings.HasPrefix(res.Errors[0].Path, ".river/tmp/"+deepName+"/") {
-		t.Errorf("error path %.80q...", res.Errors[0].Path)
+	rootfd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(rootfd)
+	w := scanWith(rootfd, skill.ScopeTmp, Options{}, 3)
+	res := w.finish()
+	slices.Sort(want)
+	if got := paths(res.Files); !slices.Equal(got, want) || len(res.Errors) != 0 {
+		t.Errorf("files %d (want %d), errors %v", len(got), len(want), res.Errors)
+	}
+	if w.reopens == 0 {
+		t.Errorf("no directory was reopened; the test does not exercise reopen")
+	}
+}
+
+// TestScanReopenSeesReplacedDirectory: a directory replaced while it was
+// closed is not walked again; the walk reports it with ErrChanged.
+func TestScanReopenSeesReplacedDirectory(t *testing.T) {
+	root := t.TempDir()
+	p := ".river/tmp/top"
+	for i := range 10 {
+		p += "/l" + strings.Repeat("x", i)
+		write(t, root, p+"/side/f", "x", epoch)
+	}
+	rootfd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(rootfd)
+	first := true
+	reopenHook = func() {
+		if first { // swap .river/tmp/top for a look-alike
+			first = false
+			top := filepath.Join(root, ".river/tmp/top")
+			if err := os.Rename(top, top+"-moved"); err != nil {
+				t.Error(err)
+			}
+			write(t, root, ".river/tmp/top/l/side/intruder", "x", epoch)
+		}
+	}
+	defer func() { reopenHook = nil }()
+	res := scanWith(rootfd, skill.ScopeTmp, Options{}, 2).finish()
+	if first {
+		t.Fatal("no reopen happened")
+	}
+	for _, f := range res.Files {
+		if strings.HasSuffix(f.Path, "/intruder") {
+			t.Errorf("walked into the replacement: %s", f.Path)
+		}
+	}
+	if len(res.Errors) != 1 || res.Errors[0].Path != ".river/tmp/top" || !errors.Is(res.Errors[0], fserr.ErrChanged) {
+		t.Errorf("errors %v, want one ErrChanged at .river/tmp/top", res.Errors)
 	}
 }
 

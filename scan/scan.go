@@ -108,15 +108,21 @@ type Result struct {
 // parent such as artifacts/) that is a symlink, is not a directory, or is
 // on another mount is also treated as empty, with a Note. Scan never fails
 // as a whole: an unusable root or an unknown scope is reported as an Error
-// with Path ".". It holds one open descriptor per directory level while
-// descending, so depth is bounded by the descriptor limit: a deeper
-// directory is an Error with cause unix.EMFILE (see docs/notes/scan.md).
+// with Path ".". Depth is not bounded by the descriptor limit: scan holds
+// at most a few hundred descriptors and reopens deeper directories from
+// above, checking their identity (stack.go).
 func Scan(rootfd int, scope skill.Scope, opts Options) Result {
-	w := &walker{opts: opts, scope: scope}
+	return scanWith(rootfd, scope, opts, descriptorBudget()).finish()
+}
+
+// scanWith is Scan with a given descriptor budget; it returns the walker
+// unfinished, so that tests can see how it walked.
+func scanWith(rootfd int, scope skill.Scope, opts Options, budget int) *walker {
+	w := &walker{opts: opts, scope: scope, budget: budget}
 	dirs := scope.Dirs()
 	if dirs == nil {
 		w.fail(fserr.OpOpenDir, ".", fserr.ErrUnknownScope)
-		return w.finish()
+		return w
 	}
 	w.recursive = scope != skill.ScopeReviewArtifacts
 	if !w.recursive {
@@ -125,11 +131,11 @@ func Scan(rootfd int, scope skill.Scope, opts Options) Result {
 	var stx unix.Statx_t
 	if err := fstatx(rootfd, &stx); err != nil {
 		w.fail(fserr.OpOpenRoot, ".", err)
-		return w.finish()
+		return w
 	}
 	if stx.Mode&unix.S_IFMT != unix.S_IFDIR {
 		w.fail(fserr.OpOpenRoot, ".", &fserr.KindError{Kind: fserr.KindOf(uint32(stx.Mode)), Want: fserr.ErrNotDir})
-		return w.finish()
+		return w
 	}
 	w.rootDev, w.rootMnt = devOf(&stx), mntOf(&stx)
 	for _, d := range dirs {
@@ -137,7 +143,7 @@ func Scan(rootfd int, scope skill.Scope, opts Options) Result {
 			w.walk(fd, d)
 		}
 	}
-	return w.finish()
+	return w
 }
 
 // isReviewArtifactName reports whether a direct child of artifacts/ may be

@@ -36,7 +36,10 @@ type walker struct {
 
 	buf     []byte   // getdents64 buffer
 	path    []byte   // path of the directory being listed or entered
-	stack   []frame  // open directories, root-most first
+	stack   []frame  // directories being walked, root-most first
+	budget  int      // most descriptors held for stack[1:] (see stack.go)
+	lowOpen int      // stack[1:lowOpen] are closed, stack[lowOpen:] open
+	reopens int      // how often a closed directory was reopened
 	subdirs []subdir // pending subdirectories of every frame, LIFO
 	names   []byte   // NUL-terminated names of subdirs
 	meta    []byte   // metadata read buffer
@@ -46,7 +49,9 @@ type walker struct {
 
 // frame is one open directory of the walk.
 type frame struct {
-	fd        int
+	fd        int // -1 while closed to stay within the descriptor budget
+	nameOff   int // its NUL-terminated name is at w.names[nameOff:]; -1 for the scope directory
+	id        dirID
 	pathLen   int // w.path[:pathLen] is its root-relative path
 	next, end int // its pending subdirectories are w.subdirs[next:end]
 	first     int // w.subdirs and w.names are cut back to these when it is left
@@ -104,7 +109,7 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 			unix.Close(cur)
 		}
 		cur = next
-		if !w.sameMount(cur, []byte(sofar)) {
+		if _, ok := w.sameMount(cur, []byte(sofar)); !ok {
 			unix.Close(cur)
 			return -1, false
 		}
@@ -137,17 +142,17 @@ func kindAt(dirfd int, nameZ *byte) fserr.Kind {
 // records a Note (the directory is not descended).
 // rel is turned into a string only then, so that descending costs no
 // allocation per level.
-func (w *walker) sameMount(fd int, rel []byte) bool {
+func (w *walker) sameMount(fd int, rel []byte) (dirID, bool) {
 	var stx unix.Statx_t
 	if err := fstatx(fd, &stx); err != nil {
 		w.fail(fserr.OpStat, string(rel), err)
-		return false
+		return dirID{}, false
 	}
 	if !w.onRootMount(&stx) {
 		w.note(Note{Path: string(rel), Kind: NoteOtherMount})
-		return false
+		return dirID{}, false
 	}
-	return true
+	return idOf(&stx), true
 }
 
 // onRootMount compares st_dev always and the mount id when both are known.
@@ -173,35 +178,49 @@ func (w *walker) walk(fd int, rel string) {
 		w.buf = make([]byte, getdentsBufSize)
 	}
 	w.path = append(w.path[:0], rel...)
-	w.push(fd)
+	w.lowOpen = 1
+	w.push(fd, -1, dirID{})
 	for len(w.stack) > 0 {
 		top := &w.stack[len(w.stack)-1]
 		if top.next == top.end {
-			unix.Close(top.fd)
-			w.subdirs, w.names = w.subdirs[:top.first], w.names[:top.namesMark]
-			w.stack = w.stack[:len(w.stack)-1]
+			w.pop()
+			continue
+		}
+		if top.fd < 0 && !w.reopen() {
 			continue
 		}
 		sd := w.subdirs[top.next]
 		top.next++
 		w.path = append(append(w.path[:top.pathLen], '/'), w.names[sd.off:sd.off+sd.n]...)
-		if cfd, ok := w.openChild(top.fd, &w.names[sd.off]); ok {
-			w.push(cfd)
+		if cfd, id, ok := w.openChild(top.fd, &w.names[sd.off]); ok {
+			w.push(cfd, sd.off, id)
 		}
 	}
 }
 
 // push lists the directory fd, whose path is w.path, and puts it on the
 // stack with its subdirectories pending.
-func (w *walker) push(fd int) {
-	f := frame{fd: fd, pathLen: len(w.path), first: len(w.subdirs), namesMark: len(w.names)}
+func (w *walker) push(fd, nameOff int, id dirID) {
+	f := frame{fd: fd, nameOff: nameOff, id: id, pathLen: len(w.path), first: len(w.subdirs), namesMark: len(w.names)}
 	w.list(fd)
 	f.next, f.end = f.first, len(w.subdirs)
 	w.stack = append(w.stack, f)
+	w.evict()
+}
+
+// pop leaves the top directory.
+func (w *walker) pop() {
+	top := w.stack[len(w.stack)-1]
+	if top.fd >= 0 {
+		unix.Close(top.fd)
+	}
+	w.subdirs, w.names = w.subdirs[:top.first], w.names[:top.namesMark]
+	w.stack = w.stack[:len(w.stack)-1]
+	w.lowOpen = max(1, min(w.lowOpen, len(w.stack)))
 }
 
 // openChild opens the subdirectory w.path, named nameZ in dirfd.
-func (w *walker) openChild(dirfd int, nameZ *byte) (int, bool) {
+func (w *walker) openChild(dirfd int, nameZ *byte) (int, dirID, bool) {
 	fd, err := openatZ(dirfd, nameZ, openDirFlags)
 	if err != nil {
 		switch {
@@ -211,13 +230,14 @@ func (w *walker) openChild(dirfd int, nameZ *byte) (int, bool) {
 		default:
 			w.fail(fserr.OpOpenDir, string(w.path), err)
 		}
-		return -1, false
+		return -1, dirID{}, false
 	}
-	if !w.sameMount(fd, w.path) {
+	id, ok := w.sameMount(fd, w.path)
+	if !ok {
 		unix.Close(fd)
-		return -1, false
+		return -1, dirID{}, false
 	}
-	return fd, true
+	return fd, id, true
 }
 
 // list reads the directory fd (path w.path), records its regular files and
