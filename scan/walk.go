@@ -254,8 +254,9 @@ func (w *walker) list(fd int) {
 		}
 		for b := w.buf[:n]; len(b) > 0; {
 			d, reclen, ok := nextDirent(b)
-			if !ok {
-				break
+			if !ok { // the kernel never writes this; say so rather than drop names
+				w.fail(fserr.OpReadDir, string(w.path), unix.EBADMSG)
+				return
 			}
 			b = b[reclen:]
 			if isDot(d.name) || (w.filter != nil && !w.filter(d.name)) {
