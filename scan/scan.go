@@ -153,7 +153,7 @@ func scanWith(rootfd int, scope skill.Scope, opts Options, budget int) *walker {
 // yields or removes these ASCII prefixes and suffixes, so this never drops
 // a name the engine would accept.
 func isReviewArtifactName(name []byte) bool {
-	s := string(name) // no allocation: only compared
+	s := string(name)
 	s = strings.TrimPrefix(s, LeftoverPrefix)
 	return hasAffixes(s, "review-artifact", ".json") || hasAffixes(s, "review-", ".md")
 }

@@ -19,7 +19,8 @@ import (
 const getdentsBufSize = 128 << 10
 
 // walker carries the state of one Scan. It walks iteratively with an
-// explicit stack of open directories and one shared path buffer, so its
+// explicit stack of directories (a bounded number of them open, see
+// stack.go) and one shared path buffer, so its
 // memory is O(files + depth): a file's path string is built only when the
 // file is recorded, and a directory's pending subdirectory names live in
 // one LIFO arena that shrinks when the directory is left. Every directory
