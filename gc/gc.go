@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/plangate-gc/plangate-gc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 	"github.com/plangate-gc/plangate-gc/sweep"
@@ -206,7 +208,14 @@ func hardGuards(root string) []string {
 // inventory scans one scope and builds its engine input with the given
 // hard guards (SPEC Part B).
 func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map[string]scan.File, []Error) {
-	res := scan.Scan(cfg.Root, scope, scan.Options{Metadata: cfg.Metadata})
+	// For now the root is opened per scope here; the one-root rewiring
+	// (SPEC B2) is the lead's.
+	rootfd, err := unix.Open(cfg.Root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return skill.Input{Scope: scope}, nil, []Error{{Path: ".", Message: "cannot open root directory: " + err.Error()}}
+	}
+	defer unix.Close(rootfd)
+	res := scan.Scan(rootfd, scope, scan.Options{Metadata: cfg.Metadata})
 	in := skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards}
 	byPath := make(map[string]scan.File, len(res.Files))
 	var errs []Error
@@ -227,11 +236,11 @@ func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map
 	}
 	if cfg.Debug != nil {
 		for _, n := range res.Notes {
-			cfg.Debug("%s: %s", n.Path, n.Message)
+			cfg.Debug("%s: %s", n.Path, scanNote(scope, n))
 		}
 	}
 	for _, e := range res.Errors {
-		errs = append(errs, Error{Path: e.Path, Message: e.Message})
+		errs = append(errs, Error{Path: e.Path, Message: scanMessage(e)})
 	}
 	return in, byPath, errs
 }

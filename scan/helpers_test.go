@@ -2,15 +2,18 @@ package scan
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/testtree"
 
 	"github.com/plangate-gc/plangate-gc/internal/asnobody"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"golang.org/x/sys/unix"
+
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -22,15 +25,66 @@ func TestMain(m *testing.M) {
 		if err := json.Unmarshal(arg, &root); err != nil {
 			return err.Error()
 		}
-		return Scan(root, skill.ScopeMemory, Options{Metadata: true})
+		res, err := scanPath(root, skill.ScopeMemory, Options{Metadata: true})
+		if err != nil {
+			return err.Error()
+		}
+		return nobodyResult{Files: res.Files, Errors: errKeys(res.Errors), Notes: nobodyNotes(res.Notes)}
 	})
 	os.Exit(m.Run())
 }
 
+// nobodyResult is a Result in a form that survives the JSON trip from the
+// unprivileged child: errors and notes carry their errno as a number.
+type nobodyResult struct {
+	Files  []File
+	Errors []errKey
+	Notes  []nobodyNote
+}
+
+// errKey is the comparable content of an *fserr.Error: Errno when the
+// cause is a system error, Cause when it is a sentinel.
+type errKey struct {
+	Op    fserr.Op
+	Path  string
+	Errno unix.Errno
+	Cause error `json:"-"`
+}
+
+func errKeys(errs []*fserr.Error) []errKey {
+	out := []errKey{}
+	for _, e := range errs {
+		k := errKey{Op: e.Op, Path: e.Path}
+		if !errors.As(e, &k.Errno) {
+			k.Cause = e.Err
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// nobodyNote is the content of a Note that JSON keeps (Err as an errno).
+type nobodyNote struct {
+	Path   string
+	Kind   NoteKind
+	Reason MetaReason
+	Errno  unix.Errno
+}
+
+func nobodyNotes(notes []Note) []nobodyNote {
+	out := []nobodyNote{}
+	for _, n := range notes {
+		k := nobodyNote{Path: n.Path, Kind: n.Kind, Reason: n.Reason}
+		errors.As(n.Err, &k.Errno)
+		out = append(out, k)
+	}
+	return out
+}
+
 // runAsNobody scans root as uid 65534 (see internal/asnobody).
-func runAsNobody(t *testing.T, base, root string) Result {
+func runAsNobody(t *testing.T, base, root string) nobodyResult {
 	t.Helper()
-	var res Result
+	var res nobodyResult
 	asnobody.Run(t, base, root, &res)
 	return res
 }
@@ -76,9 +130,30 @@ func find(files []File, p string) (File, bool) {
 	return File{}, false
 }
 
-func hasNote(notes []Note, path, substr string) bool {
+// scanPath opens root as river gc does (O_PATH) and scans it.
+func scanPath(root string, scope skill.Scope, opts Options) (Result, error) {
+	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unix.Close(fd)
+	return Scan(fd, scope, opts), nil
+}
+
+// scanRoot is scanPath for a test.
+func scanRoot(t testing.TB, root string, scope skill.Scope, opts Options) Result {
+	t.Helper()
+	res, err := scanPath(root, scope, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// hasNote reports whether notes hold one of kind at path.
+func hasNote(notes []Note, path string, kind NoteKind) bool {
 	for _, n := range notes {
-		if n.Path == path && strings.Contains(n.Message, substr) {
+		if n.Path == path && n.Kind == kind {
 			return true
 		}
 	}
@@ -90,7 +165,7 @@ func hasNote(notes []Note, path, substr string) bool {
 func scanWithin(t *testing.T, d time.Duration, root string, scope skill.Scope, opts Options) Result {
 	t.Helper()
 	done := make(chan Result, 1)
-	go func() { done <- Scan(root, scope, opts) }()
+	go func() { done <- scanRoot(t, root, scope, opts) }()
 	select {
 	case r := <-done:
 		return r

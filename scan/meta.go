@@ -1,13 +1,9 @@
 package scan
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 
-	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
-	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,239 +35,76 @@ type stamp struct {
 var errAmbiguous = errors.New("a timestamp field occurs more than once")
 
 // fileMetadata reads the metadata timestamp of the regular file
-// dirfd/name, which fstatat described as st. It returns a non-empty note
-// when the file could not be used (too big, unopenable, changed, not
-// JSON), and ok=false without a note when the JSON simply has no usable
-// field. The file is opened with O_NOFOLLOW|O_NONBLOCK and re-checked with
-// fstat, so a name swapped for a symlink or FIFO is never followed and an
-// open never blocks.
-func (w *walker) fileMetadata(dirfd int, name string, st *unix.Stat_t) (stamp, string) {
+// dirfd/nameZ, which statx described as st. It returns a reason (and the
+// system error, if any) when the file could not be used (too big,
+// unopenable, changed, not JSON), and ok=false without a reason when the
+// JSON simply has no usable field. The file is opened with
+// O_NOFOLLOW|O_NONBLOCK and re-checked on the descriptor, so a name
+// swapped for a symlink or FIFO is never followed and an open never blocks.
+func (w *walker) fileMetadata(dirfd int, nameZ *byte, st *unix.Statx_t) (stamp, MetaReason, error) {
 	if st.Size > MetadataByteCap {
-		return stamp{}, fmt.Sprintf("larger than the %d-byte metadata cap", MetadataByteCap)
+		return stamp{}, ReasonTooLarge, nil
 	}
-	var fd int
-	var err error
-	for {
-		fd, err = unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-		if err != unix.EINTR {
+	fd, err := openatZ(dirfd, nameZ, openFileFlags)
+	if err != nil {
+		return stamp{}, ReasonOpen, err
+	}
+	defer unix.Close(fd)
+	var now unix.Statx_t
+	if err := fstatx(fd, &now); err != nil {
+		return stamp{}, ReasonStat, err
+	}
+	if now.Mode&unix.S_IFMT != unix.S_IFREG || devOf(&now) != devOf(st) || now.Ino != st.Ino {
+		return stamp{}, ReasonReplaced, nil
+	}
+	data, err := w.readAll(fd, st.Size)
+	switch {
+	case err != nil:
+		return stamp{}, ReasonRead, err
+	case len(data) > MetadataByteCap:
+		return stamp{}, ReasonGrew, nil
+	}
+	ts, err := parseMetadata(data)
+	switch {
+	case errors.Is(err, errAmbiguous):
+		return stamp{}, ReasonAmbiguous, nil
+	case err != nil:
+		return stamp{}, ReasonInvalid, nil
+	}
+	return ts, "", nil
+}
+
+// readAll reads the open file fd, which statx found size bytes long, into
+// the walker's reusable buffer: at most MetadataByteCap+1 bytes, so that a
+// file that grew beyond the cap after statx is recognised by its length.
+// A short read ends it: read(2) on a regular file returns fewer bytes than
+// asked only at the end of the file (EINTR is retried), which saves the
+// final read of 0 bytes per file.
+func (w *walker) readAll(fd int, size uint64) ([]byte, error) {
+	want := min(int(size), MetadataByteCap) + 512
+	if cap(w.meta) < want {
+		w.meta = make([]byte, 0, max(want, 64<<10))
+	}
+	buf := w.meta[:0]
+	for len(buf) <= MetadataByteCap {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // grow
+			w.meta = buf
+		}
+		end := min(cap(buf), MetadataByteCap+1)
+		n, err := eintr.Value(func() (int, error) { return unix.Read(fd, buf[len(buf):end]) })
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			break
+		}
+		short := len(buf)+n < end
+		buf = buf[:len(buf)+n]
+		if short { // a regular file reads short only at its end: skip the read of 0
 			break
 		}
 	}
-	if err != nil {
-		return stamp{}, "cannot open for metadata: " + fsmsg.ErrText(err)
-	}
-	defer unix.Close(fd)
-	var now unix.Stat_t
-	if err := unix.Fstat(fd, &now); err != nil {
-		return stamp{}, "cannot stat for metadata: " + fsmsg.ErrText(err)
-	}
-	if now.Mode&unix.S_IFMT != unix.S_IFREG || now.Dev != st.Dev || now.Ino != st.Ino {
-		return stamp{}, "replaced during scan; metadata not read"
-	}
-	r := &fdReader{fd: fd, left: MetadataByteCap + 1}
-	ts, err := parseMetadata(r)
-	switch {
-	case r.left <= 0:
-		return stamp{}, fmt.Sprintf("grew beyond the %d-byte metadata cap", MetadataByteCap)
-	case r.err != nil:
-		return stamp{}, "cannot read for metadata: " + fsmsg.ErrText(r.err)
-	case err != nil:
-		return stamp{}, "no metadata timestamp: " + err.Error()
-	}
-	return ts, ""
-}
-
-// fdReader reads from a raw descriptor, at most left bytes; reading the
-// byte after the cap (left reaching 0) is how the caller detects a file
-// that grew beyond MetadataByteCap after fstat. err keeps an I/O error
-// apart from JSON syntax errors.
-type fdReader struct {
-	fd   int
-	left int64
-	err  error
-}
-
-func (r *fdReader) Read(p []byte) (int, error) {
-	if r.left <= 0 {
-		return 0, io.EOF
-	}
-	if int64(len(p)) > r.left {
-		p = p[:r.left]
-	}
-	for {
-		n, err := unix.Read(r.fd, p)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			r.err = err
-			return 0, err
-		}
-		if n == 0 {
-			return 0, io.EOF
-		}
-		r.left -= int64(n)
-		return n, nil
-	}
-}
-
-// parseMetadata reads one JSON document from r with a streaming tokenizer
-// and returns the metadata timestamp. A nil error with ok=false means a
-// well-formed object without a usable field. Any other problem — not a
-// single top-level object, a syntax error, trailing data, a recognised key
-// that occurs twice — is an error, and the caller falls back to mtime.
-// Only the top level and the object "metadata" are inspected; every other
-// value is skipped token by token, never materialised.
-func parseMetadata(r io.Reader) (stamp, error) {
-	dec := json.NewDecoder(r)
-	dec.UseNumber() // 1e400 is valid JSON; do not let float parsing reject it
-	var found [numFields]stamp
-	var seen [numFields]bool
-	seenMetadata := false
-	if err := expectDelim(dec, '{'); err != nil {
-		return stamp{}, err
-	}
-	for dec.More() {
-		key, err := readKey(dec)
-		if err != nil {
-			return stamp{}, err
-		}
-		switch key {
-		case "timestamp":
-			err = readField(dec, fieldTimestamp, &found, &seen)
-		case "generatedAt":
-			err = readField(dec, fieldGeneratedAt, &found, &seen)
-		case "metadata":
-			if seenMetadata {
-				return stamp{}, errAmbiguous
-			}
-			seenMetadata = true
-			err = readMetadataObject(dec, &found, &seen)
-		default:
-			err = skipValue(dec)
-		}
-		if err != nil {
-			return stamp{}, err
-		}
-	}
-	if err := expectDelim(dec, '}'); err != nil {
-		return stamp{}, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("data after the top-level object")
-		}
-		return stamp{}, err
-	}
-	for _, s := range found {
-		if s.ok {
-			return s, nil
-		}
-	}
-	return stamp{}, nil
-}
-
-// readMetadataObject consumes the value of "metadata". Only when it is an
-// object are its "updatedAt" and "createdAt" members considered.
-func readMetadataObject(dec *json.Decoder, found *[numFields]stamp, seen *[numFields]bool) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok != json.Delim('{') {
-		return skipRest(dec, tok)
-	}
-	for dec.More() {
-		key, err := readKey(dec)
-		if err != nil {
-			return err
-		}
-		switch key {
-		case "updatedAt":
-			err = readField(dec, fieldUpdatedAt, found, seen)
-		case "createdAt":
-			err = readField(dec, fieldCreatedAt, found, seen)
-		default:
-			err = skipValue(dec)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return expectDelim(dec, '}')
-}
-
-// readField consumes the value of a recognised key and records it when it
-// is a string that parses as RFC 3339 (internal/rfc3339: the RFC's grammar,
-// floored to whole seconds, also before 1970).
-func readField(dec *json.Decoder, i int, found *[numFields]stamp, seen *[numFields]bool) error {
-	if seen[i] {
-		return errAmbiguous
-	}
-	seen[i] = true
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if s, isString := tok.(string); isString {
-		if sec, ok := rfc3339.Unix(s); ok {
-			found[i] = stamp{sec: sec, ok: true}
-		}
-		return nil
-	}
-	return skipRest(dec, tok)
-}
-
-func readKey(dec *json.Decoder) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", err
-	}
-	key, ok := tok.(string)
-	if !ok {
-		return "", fmt.Errorf("unexpected %v where an object key belongs", tok)
-	}
-	return key, nil
-}
-
-func expectDelim(dec *json.Decoder, want json.Delim) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok != want {
-		return fmt.Errorf("expected %v, found %v", want, tok)
-	}
-	return nil
-}
-
-// skipValue consumes one complete value.
-func skipValue(dec *json.Decoder) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	return skipRest(dec, tok)
-}
-
-// skipRest consumes the rest of a value whose first token is tok: nothing
-// for a scalar, up to the matching close for an array or object.
-func skipRest(dec *json.Decoder, tok json.Token) error {
-	if d, ok := tok.(json.Delim); !ok || (d != '{' && d != '[') {
-		return nil
-	}
-	for depth := 1; depth > 0; {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if d, ok := tok.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-	}
-	return nil
+	w.meta = buf[:0]
+	return buf, nil
 }

@@ -2,6 +2,8 @@ package scan
 
 import (
 	"encoding/json"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,7 +79,7 @@ func TestScanMetadataTimestamp(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			write(t, root, ".river/memory/"+tt.file, tt.content, epoch)
-			res := Scan(root, skill.ScopeMemory, Options{Metadata: true})
+			res := scanRoot(t, root, skill.ScopeMemory, Options{Metadata: true})
 			if len(res.Files) != 1 || len(res.Errors) != 0 {
 				t.Fatalf("got %+v", res)
 			}
@@ -89,7 +91,7 @@ func TestScanMetadataTimestamp(t *testing.T) {
 				t.Errorf("identity changed: %+v", f)
 			}
 			// --timestamp mtime: never metadata.
-			res = Scan(root, skill.ScopeMemory, Options{Metadata: false})
+			res = scanRoot(t, root, skill.ScopeMemory, Options{Metadata: false})
 			if f := res.Files[0]; f.Timestamp != mtime || f.TimestampSource != SourceMtime {
 				t.Errorf("mtime mode: got %d (%s)", f.Timestamp, f.TimestampSource)
 			}
@@ -97,20 +99,56 @@ func TestScanMetadataTimestamp(t *testing.T) {
 	}
 }
 
-// FuzzParseMetadata checks that the tokenizer never panics and never
-// accepts a document encoding/json rejects.
+// FuzzParseMetadata checks that the byte scanner never panics, never
+// accepts a document encoding/json rejects, and decides exactly as the
+// earlier encoding/json token reader (parseMetadataRef).
 func FuzzParseMetadata(f *testing.F) {
 	for _, s := range []string{
 		`{"timestamp":"2021-01-01T00:00:00Z"}`,
 		`{"metadata":{"updatedAt":"2022-01-01T00:00:00Z"},"x":[1,{}]}`,
 		`{"generatedAt":"2024-01-01T00:00:00+01:00"}`, `[]`, `{`, `{"a":}`,
+		`{"time\u0073tamp":"2021-01-01T00:00:00\u005a"}`, `{"timestamp":1,"timest\u0061mp":2}`,
+		"{\"timestamp\":\"2021-01-01T00:00:00Z\xff\"}", `{"metadata":{"a":[{"b":"}"}],"createdAt":"2021-01-01T00:00:00Z"}}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		st, err := parseMetadata(strings.NewReader(string(data)))
+		st, err := parseMetadata(data)
 		if err == nil && !json.Valid(data) {
 			t.Errorf("accepted invalid JSON %q (%+v)", data, st)
 		}
+		ref, refErr := parseMetadataRef(strings.NewReader(string(data)))
+		if st != ref || (err == nil) != (refErr == nil) || errors.Is(err, errAmbiguous) != errors.Is(refErr, errAmbiguous) {
+			t.Errorf("%q: got %+v, %v; reference %+v, %v", data, st, err, ref, refErr)
+		}
 	})
+}
+
+// TestScanMetadataReasons: why a *.json file's metadata was not used is a
+// typed reason on a Note; a file that simply has no field gets no Note.
+func TestScanMetadataReasons(t *testing.T) {
+	tests := []struct {
+		content string
+		reason  MetaReason // "" = no note
+	}{
+		{`{"timestamp":"2021-01-01T00:00:00Z"}`, ""},
+		{`{"other":1}`, ""},
+		{`{"timestamp":"x","timestamp":"y"}`, ReasonAmbiguous},
+		{`{"time\u0073tamp":"2021-01-01T00:00:00Z","timestamp":"2021-01-01T00:00:00Z"}`, ReasonAmbiguous},
+		{`{"timestamp":"2021-01-01T00:00:00Z"`, ReasonInvalid},
+		{`["timestamp"]`, ReasonInvalid},
+		{`{"pad":"` + strings.Repeat("x", MetadataByteCap) + `"}`, ReasonTooLarge},
+	}
+	for _, tt := range tests {
+		root := t.TempDir()
+		write(t, root, ".river/memory/a.json", tt.content, epoch)
+		res := scanRoot(t, root, skill.ScopeMemory, Options{Metadata: true})
+		var want []Note
+		if tt.reason != "" {
+			want = []Note{{Path: ".river/memory/a.json", Kind: NoteMetadataUnusable, Reason: tt.reason}}
+		}
+		if !slices.Equal(res.Notes, want) {
+			t.Errorf("%.60q: notes %+v, want %+v", tt.content, res.Notes, want)
+		}
+	}
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
 	"golang.org/x/sys/unix"
 
@@ -15,37 +15,48 @@ import (
 // Options tunes a scan. The zero value reads file mtimes only.
 type Options struct {
 	// Metadata enables the artifact metadata timestamp of SPEC Part B for
-	// *.json files. River gc sets it unless --timestamp mtime was given;
-	// when false every file is judged by its mtime and no file is opened.
+	// *.json files, and the run timestamp of SPEC Part B3 in scope evals.
+	// River gc sets it unless --timestamp mtime was given; when false every
+	// file is judged by its mtime and no file is opened.
 	Metadata bool
 }
 
-// TimestampSource says where File.Timestamp came from, so that --debug can
-// explain why a file was judged old or new.
+// TimestampSource says where File.Timestamp came from, so that --debug and
+// the JSON counts can explain why a file was judged old or new.
 type TimestampSource string
 
-// The two timestamp sources.
+// The timestamp sources.
 const (
 	// SourceMetadata: a top-level RFC 3339 field inside a *.json file.
 	SourceMetadata TimestampSource = "metadata"
+	// SourceRun: the newest metadata timestamp of the eval run the file
+	// belongs to (scope evals, artifacts/evals/<run>/..., SPEC Part B3).
+	SourceRun TimestampSource = "run"
 	// SourceMtime: the file's modification time (the fallback).
 	SourceMtime TimestampSource = "mtime"
 )
 
+// LeftoverPrefix starts the private name under which package sweep holds a
+// file just before unlinking it. A regular file whose name starts with it
+// is the leftover of an interrupted deletion: it is reported in
+// Result.Leftovers, never as a File.
+const LeftoverPrefix = ".river-gc-deleting."
+
 // File is one regular file of a scope: what the engine judges (Path, Size,
 // Timestamp) and what sweep re-checks before deleting it (Dev, Ino, Size,
-// MtimeNs), because the file may change between scan and delete.
+// MtimeNs, CtimeNs), because the file may change between scan and delete.
 type File struct {
 	// Path is relative to the root, '/'-separated, valid UTF-8, e.g.
-	// ".river/memory/a.json".
+	// ".river/memory/a.json". It may contain a backslash (the engine
+	// calls such a path non-canonical; river gc keeps it and warns).
 	Path string
 	// Size is st_size in bytes.
 	Size int64
-	// Timestamp is the epoch second the file is judged by: the metadata
-	// timestamp floored to whole seconds, or the mtime's whole seconds
+	// Timestamp is the epoch second the file is judged by: the metadata or
+	// run timestamp floored to whole seconds, or the mtime's whole seconds
 	// (floored as well, also before 1970).
 	Timestamp int64
-	// TimestampSource says whether Timestamp came from metadata or mtime.
+	// TimestampSource says where Timestamp came from.
 	TimestampSource TimestampSource
 	// Dev and Ino identify the file as scanned (st_dev, st_ino).
 	Dev, Ino uint64
@@ -56,128 +67,164 @@ type File struct {
 	// because sweep computes it the same way and compares it together with
 	// Dev, Ino and Size.
 	MtimeNs int64
-}
-
-// Error is a problem that made part of the scope unreadable or unlistable
-// (a directory that cannot be opened or read, a file that cannot be
-// stat'ed, a name that is not valid UTF-8). River gc reports these in
-// errors[] and exits 1, because the inventory may be incomplete.
-type Error struct {
-	// Path is root-relative and printable: bytes that are not valid UTF-8
-	// are written as \xNN (lower-case hex), everything else is kept as is.
-	// A backslash already in a name is not escaped, so the form is for
-	// humans and logs, not a key to open the file by.
-	Path string
-	// Message says what failed, e.g. "cannot open directory: permission
-	// denied".
-	Message string
-}
-
-// Note is something scan deliberately skipped or fell back on (a symlink
-// not followed, a FIFO not listed, a mount point not descended, a JSON
-// file whose metadata could not be used). Notes are not errors; river gc
-// shows them only with --debug. Path is printable like Error.Path.
-type Note struct {
-	Path    string
-	Message string
+	// CtimeNs is st_ctim in nanoseconds, computed like MtimeNs.
+	CtimeNs int64
+	// MntID is the kernel's mount id of the file (statx STATX_MNT_ID), or 0
+	// when the kernel does not report one (before Linux 5.8).
+	MntID uint64
 }
 
 // Result is the outcome of scanning one scope.
 type Result struct {
 	// Files holds every regular file found, sorted by Path (byte order).
 	Files []File
-	// Errors is sorted by Path, then Message.
-	Errors []Error
-	// Notes is sorted by Path, then Message.
+	// Errors are the problems that made part of the scope unreadable or
+	// unlistable, so the inventory may be incomplete (river gc reports
+	// them in errors[] and exits 1); sorted by Path, Op, then cause. Op is
+	// fserr.OpOpenDir, OpReadDir or OpStat; a name that is not valid UTF-8
+	// has cause fserr.ErrNotUTF8 (OpOpenDir for a directory, not
+	// descended; OpStat for a file, not listed); an unknown scope is
+	// {OpOpenDir, ".", fserr.ErrUnknownScope}.
+	Errors []*fserr.Error
+	// Notes is what scan deliberately skipped or fell back on, sorted by
+	// Path, Kind, then Reason.
 	Notes []Note
+	// Leftovers are the root-relative paths (sorted) of regular files
+	// named LeftoverPrefix + original name: files an interrupted deletion
+	// left under their private name, for the caller to restore.
+	Leftovers []string
 }
 
-// Dirs returns the root-relative directories a scope covers (SPEC Part B),
-// or nil for an unknown scope. It exists so that callers can log what a
-// scope means; Scan uses the same table.
-func Dirs(scope skill.Scope) []string {
-	switch scope {
-	case skill.ScopeMemory:
-		return []string{".river/memory"}
-	case skill.ScopeEvals:
-		return []string{"artifacts/evals"}
-	case skill.ScopeReviewArtifacts:
-		return []string{"artifacts"}
-	case skill.ScopeTmp:
-		return []string{".river/tmp", "artifacts/.tmp"}
-	}
-	return nil
-}
-
-// Scan walks the directories of scope below root and returns its regular
-// files. Only review-artifacts is not recursive: it lists the direct
-// children of artifacts/ whose names match review-artifact*.json or
-// review-*.md (a superset of what the engine accepts, so the engine still
-// decides; unrelated files in artifacts/ are neither read nor reported).
+// Scan walks the directories of scope (skill.Scope.Dirs) below the open
+// root directory rootfd and returns its regular files. rootfd is any
+// descriptor of the root directory (O_PATH is enough); Scan never opens
+// the root by path, never closes rootfd, and opens everything relative to
+// it. Only review-artifacts is not recursive: it lists the direct children
+// of artifacts/ whose names match review-artifact*.json or review-*.md (a
+// superset of what the engine accepts, so the engine still decides;
+// unrelated files in artifacts/ are neither read nor reported).
 //
 // A missing scope directory is an empty scope. A scope directory (or a
 // parent such as artifacts/) that is a symlink, is not a directory, or is
-// on another file system is also treated as empty, with a Note. Root
-// itself is opened as given (a symlinked --root is the caller's choice).
-// Scan never fails as a whole: an unreadable root or an unknown scope is
-// reported as an Error with Path ".". It holds one open descriptor per
-// directory level while descending, so depth is bounded by the file
-// descriptor limit (a deeper directory becomes an Error, "too many open
-// files").
-func Scan(root string, scope skill.Scope, opts Options) Result {
-	w := &walker{opts: opts, buf: make([]byte, 32*1024)}
-	dirs := Dirs(scope)
+// on another mount is also treated as empty, with a Note. Scan never fails
+// as a whole: an unusable root or an unknown scope is reported as an Error
+// with Path ".". Depth is not bounded by the descriptor limit: scan holds
+// at most a few hundred descriptors and reopens deeper directories from
+// above, checking their identity (stack.go).
+func Scan(rootfd int, scope skill.Scope, opts Options) Result {
+	return scanWith(rootfd, scope, opts, descriptorBudget()).finish()
+}
+
+// scanWith is Scan with a given descriptor budget; it returns the walker
+// unfinished, so that tests can see how it walked.
+func scanWith(rootfd int, scope skill.Scope, opts Options, budget int) *walker {
+	w := &walker{opts: opts, scope: scope, budget: budget}
+	dirs := scope.Dirs()
 	if dirs == nil {
-		w.errorf(".", "unknown scope %q", string(scope))
-		return w.finish()
+		w.fail(fserr.OpOpenDir, ".", fserr.ErrUnknownScope)
+		return w
 	}
-	w.filter = nil
 	w.recursive = scope != skill.ScopeReviewArtifacts
 	if !w.recursive {
 		w.filter = isReviewArtifactName
 	}
-	rootfd, err := openPath(unix.AT_FDCWD, root, false)
-	if err != nil {
-		w.errorf(".", "cannot open root directory: %s", fsmsg.ErrText(err))
-		return w.finish()
+	var stx unix.Statx_t
+	if err := fstatx(rootfd, &stx); err != nil {
+		w.fail(fserr.OpOpenRoot, ".", err)
+		return w
 	}
-	defer unix.Close(rootfd)
-	var st unix.Stat_t
-	if err := unix.Fstat(rootfd, &st); err != nil {
-		w.errorf(".", "cannot stat root directory: %s", fsmsg.ErrText(err))
-		return w.finish()
+	if stx.Mode&unix.S_IFMT != unix.S_IFDIR {
+		w.fail(fserr.OpOpenRoot, ".", &fserr.KindError{Kind: fserr.KindOf(uint32(stx.Mode)), Want: fserr.ErrNotDir})
+		return w
 	}
-	w.rootDev = uint64(st.Dev)
+	w.rootDev, w.rootMnt = devOf(&stx), mntOf(&stx)
 	for _, d := range dirs {
 		if fd, ok := w.openScopeDir(rootfd, d); ok {
-			w.walkDir(fd, d)
+			w.walk(fd, d)
 		}
 	}
-	return w.finish()
+	return w
 }
 
 // isReviewArtifactName reports whether a direct child of artifacts/ may be
 // in the review-artifacts scope: review-artifact*.json or review-*.md on
-// the raw bytes. NFC normalisation (which the engine matches on) only
-// composes characters, and no composition yields or removes these ASCII
-// prefixes and suffixes, so this never drops a name the engine would
-// accept.
-func isReviewArtifactName(name string) bool {
-	return hasAffixes(name, "review-artifact", ".json") || hasAffixes(name, "review-", ".md")
+// the raw bytes, also under the leftover prefix. NFC normalisation (which
+// the engine matches on) only composes characters, and no composition
+// yields or removes these ASCII prefixes and suffixes, so this never drops
+// a name the engine would accept.
+func isReviewArtifactName(name []byte) bool {
+	s := string(name)
+	s = strings.TrimPrefix(s, LeftoverPrefix)
+	return hasAffixes(s, "review-artifact", ".json") || hasAffixes(s, "review-", ".md")
 }
 
 func hasAffixes(s, prefix, suffix string) bool {
 	return len(s) >= len(prefix)+len(suffix) && strings.HasPrefix(s, prefix) && strings.HasSuffix(s, suffix)
 }
 
-// finish sorts the result into its documented, deterministic order.
+// finish applies the eval run timestamps and sorts the result into its
+// documented, deterministic order.
 func (w *walker) finish() Result {
-	slices.SortFunc(w.res.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	slices.SortFunc(w.res.Errors, func(a, b Error) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
+	files := w.files.flatten()
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	if w.scope == skill.ScopeEvals && w.opts.Metadata {
+		applyRunTimestamps(files)
+	}
+	w.res.Files = files
+	slices.SortFunc(w.res.Errors, func(a, b *fserr.Error) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(string(a.Op), string(b.Op)),
+			strings.Compare(a.Err.Error(), b.Err.Error()))
 	})
-	slices.SortFunc(w.res.Notes, func(a, b Note) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
-	})
+	slices.SortFunc(w.res.Notes, compareNotes)
+	slices.Sort(w.res.Leftovers)
 	return w.res
+}
+
+// evalsPrefix is the directory of scope evals, with its slash.
+const evalsPrefix = "artifacts/evals/"
+
+// runOf returns the run directory name of an evals path
+// ("artifacts/evals/<run>/..."), or "" for a file directly in
+// artifacts/evals/.
+func runOf(p string) string {
+	rest, ok := strings.CutPrefix(p, evalsPrefix)
+	if !ok {
+		return ""
+	}
+	run, _, found := strings.Cut(rest, "/")
+	if !found {
+		return ""
+	}
+	return run
+}
+
+// applyRunTimestamps gives every file of an eval run that has no metadata
+// timestamp of its own the run's timestamp: the newest metadata timestamp
+// among the run's files (which are *.json files, anywhere below the run
+// directory), when there is one (SPEC Part B3).
+func applyRunTimestamps(files []File) {
+	newest := map[string]int64{} // run -> newest metadata timestamp (lookups only)
+	for i := range files {
+		f := &files[i]
+		if f.TimestampSource != SourceMetadata {
+			continue
+		}
+		if run := runOf(f.Path); run != "" {
+			if ts, ok := newest[run]; !ok || f.Timestamp > ts {
+				newest[run] = f.Timestamp
+			}
+		}
+	}
+	if len(newest) == 0 {
+		return
+	}
+	for i := range files {
+		f := &files[i]
+		if f.TimestampSource != SourceMtime {
+			continue
+		}
+		if ts, ok := newest[runOf(f.Path)]; ok {
+			f.Timestamp, f.TimestampSource = ts, SourceRun
+		}
+	}
 }

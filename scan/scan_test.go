@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/asnobody"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
 	"golang.org/x/sys/unix"
 
@@ -89,7 +91,7 @@ func TestScanScopes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.scope), func(t *testing.T) {
-			res := Scan(root, tt.scope, Options{Metadata: true})
+			res := scanRoot(t, root, tt.scope, Options{Metadata: true})
 			if got := paths(res.Files); !slices.Equal(got, tt.want) {
 				t.Errorf("files:\n got %q\nwant %q", got, tt.want)
 			}
@@ -117,13 +119,13 @@ func TestScanSymlinksNotFollowed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			res := Scan(root, tt.scope, Options{Metadata: true})
+			res := scanRoot(t, root, tt.scope, Options{Metadata: true})
 			for _, f := range res.Files {
 				if f.Path == tt.path || len(f.Path) > len(tt.path) && f.Path[:len(tt.path)+1] == tt.path+"/" {
 					t.Errorf("listed %s through symlink %s", f.Path, tt.path)
 				}
 			}
-			if !hasNote(res.Notes, tt.path, "a symlink; not followed") {
+			if !hasNote(res.Notes, tt.path, NoteSymlink) {
 				t.Errorf("no symlink note for %s: %+v", tt.path, res.Notes)
 			}
 		})
@@ -149,11 +151,11 @@ func TestScanScopeDirIsSymlink(t *testing.T) {
 				write(t, outside, p, "{}", epoch)
 			}
 			symlink(t, outside, root, tt.link)
-			res := Scan(root, tt.scope, Options{Metadata: true})
+			res := scanRoot(t, root, tt.scope, Options{Metadata: true})
 			if len(res.Files) != 0 || len(res.Errors) != 0 {
 				t.Errorf("want empty scope, got files %q errors %+v", paths(res.Files), res.Errors)
 			}
-			if !hasNote(res.Notes, tt.noteAt, "a symlink") {
+			if !hasNote(res.Notes, tt.noteAt, NoteSymlink) {
 				t.Errorf("no note at %s: %+v", tt.noteAt, res.Notes)
 			}
 		})
@@ -187,13 +189,14 @@ func TestScanSpecialFiles(t *testing.T) {
 		if len(res.Errors) != 0 {
 			t.Errorf("metadata=%v: errors %+v", meta, res.Errors)
 		}
-		for _, want := range []struct{ path, note string }{
-			{".river/memory/fifo", "a FIFO"},
-			{".river/memory/fifo.json", "a FIFO"},
-			{".river/memory/sock.json", "a socket"},
-		} {
-			if !hasNote(res.Notes, want.path, want.note) {
-				t.Errorf("metadata=%v: no %q note for %s: %+v", meta, want.note, want.path, res.Notes)
+		want := []Note{
+			{Path: ".river/memory/fifo", Kind: NoteSpecial, FileKind: fserr.KindOf(unix.S_IFIFO)},
+			{Path: ".river/memory/fifo.json", Kind: NoteSpecial, FileKind: fserr.KindOf(unix.S_IFIFO)},
+			{Path: ".river/memory/sock.json", Kind: NoteSpecial, FileKind: fserr.KindOf(unix.S_IFSOCK)},
+		}
+		for _, n := range want {
+			if !slices.Contains(res.Notes, n) {
+				t.Errorf("metadata=%v: no note %+v in %+v", meta, n, res.Notes)
 			}
 		}
 	}
@@ -203,7 +206,7 @@ func TestScanIdentity(t *testing.T) {
 	root := t.TempDir()
 	mt := time.Unix(1_700_000_000, 987_654_321)
 	write(t, root, ".river/tmp/f", "hello", mt)
-	res := Scan(root, skill.ScopeTmp, Options{Metadata: true})
+	res := scanRoot(t, root, skill.ScopeTmp, Options{Metadata: true})
 	if len(res.Files) != 1 {
 		t.Fatalf("files %+v", res.Files)
 	}
@@ -212,9 +215,14 @@ func TestScanIdentity(t *testing.T) {
 	if err := syscall.Lstat(filepath.Join(root, ".river/tmp/f"), &st); err != nil {
 		t.Fatal(err)
 	}
+	var stx unix.Statx_t
+	if err := unix.Statx(unix.AT_FDCWD, filepath.Join(root, ".river/tmp/f"), unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &stx); err != nil {
+		t.Fatal(err)
+	}
 	want := File{
 		Path: ".river/tmp/f", Size: 5, Timestamp: 1_700_000_000, TimestampSource: SourceMtime,
-		Dev: st.Dev, Ino: st.Ino, MtimeNs: mt.UnixNano(),
+		Dev: st.Dev, Ino: st.Ino, MtimeNs: mt.UnixNano(), CtimeNs: st.Ctim.Sec*1e9 + st.Ctim.Nsec,
+		MntID: mntOf(&stx),
 	}
 	if f != want {
 		t.Errorf("got %+v\nwant %+v", f, want)
@@ -224,7 +232,7 @@ func TestScanIdentity(t *testing.T) {
 func TestScanMtimeBefore1970(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, ".river/tmp/old", "x", time.Unix(-2, 500_000_000)) // -1.5 s
-	res := Scan(root, skill.ScopeTmp, Options{})
+	res := scanRoot(t, root, skill.ScopeTmp, Options{})
 	if len(res.Files) != 1 || res.Files[0].Timestamp != -2 || res.Files[0].MtimeNs != -1_500_000_000 {
 		t.Errorf("got %+v, want Timestamp -2 (floored), MtimeNs -1500000000", res.Files)
 	}
@@ -235,7 +243,7 @@ func TestScanSortedByteOrder(t *testing.T) {
 	for _, p := range []string{"artifacts/.tmp/b", ".river/tmp/a/b", ".river/tmp/a-b", ".river/tmp/B", ".river/tmp/a.b", ".river/tmp/é"} {
 		write(t, root, p, "x", epoch)
 	}
-	res := Scan(root, skill.ScopeTmp, Options{})
+	res := scanRoot(t, root, skill.ScopeTmp, Options{})
 	want := []string{".river/tmp/B", ".river/tmp/a-b", ".river/tmp/a.b", ".river/tmp/a/b", ".river/tmp/é", "artifacts/.tmp/b"}
 	if got := paths(res.Files); !slices.Equal(got, want) {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -262,7 +270,7 @@ func TestScanMissingScopeDirs(t *testing.T) {
 			t.Run(tt.name+"/"+string(scope), func(t *testing.T) {
 				root := t.TempDir()
 				tt.setup(root)
-				res := Scan(root, scope, Options{Metadata: true})
+				res := scanRoot(t, root, scope, Options{Metadata: true})
 				if len(res.Files) != 0 || len(res.Errors) != 0 {
 					t.Errorf("want empty, got %+v", res)
 				}
@@ -273,22 +281,25 @@ func TestScanMissingScopeDirs(t *testing.T) {
 
 func TestScanBadRootAndScope(t *testing.T) {
 	root := t.TempDir()
-	tests := []struct {
-		name  string
-		root  string
-		scope skill.Scope
-		msg   string
-	}{
-		{"unknown scope", root, "all", `unknown scope "all"`},
-		{"missing root", filepath.Join(root, "nope"), skill.ScopeMemory, "cannot open root directory: no such file or directory"},
+	res := scanRoot(t, root, "all", Options{})
+	if len(res.Errors) != 1 || res.Errors[0].Path != "." || res.Errors[0].Op != fserr.OpOpenDir ||
+		!errors.Is(res.Errors[0], fserr.ErrUnknownScope) {
+		t.Errorf("unknown scope: got %+v", res.Errors)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := Scan(tt.root, tt.scope, Options{})
-			if want := []Error{{Path: ".", Message: tt.msg}}; !slices.Equal(res.Errors, want) {
-				t.Errorf("got %+v, want %+v", res.Errors, want)
-			}
-		})
+	// A descriptor that is not a directory is not a root.
+	f, err := os.Create(filepath.Join(root, "file"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res = Scan(int(f.Fd()), skill.ScopeMemory, Options{})
+	if len(res.Errors) != 1 || res.Errors[0].Op != fserr.OpOpenRoot || !errors.Is(res.Errors[0], fserr.ErrNotDir) {
+		t.Errorf("file as root: got %+v", res.Errors)
+	}
+	// A closed descriptor.
+	res = Scan(1<<20, skill.ScopeMemory, Options{})
+	if len(res.Errors) != 1 || res.Errors[0].Op != fserr.OpOpenRoot || !errors.Is(res.Errors[0], unix.EBADF) {
+		t.Errorf("bad descriptor: got %+v", res.Errors)
 	}
 }
 
@@ -299,18 +310,18 @@ func TestScanNonUTF8Names(t *testing.T) {
 	write(t, root, ".river/memory/d\xfe\xc3/inner", "x", epoch)
 	write(t, root, ".river/memory/real\uFFFD.txt", "x", epoch)
 	symlink(t, "ok.json", root, ".river/memory/link\x80")
-	res := Scan(root, skill.ScopeMemory, Options{Metadata: true})
+	res := scanRoot(t, root, skill.ScopeMemory, Options{Metadata: true})
 	if got, want := paths(res.Files), []string{".river/memory/ok.json", ".river/memory/real\uFFFD.txt"}; !slices.Equal(got, want) {
 		t.Errorf("files %q, want %q", got, want)
 	}
-	want := []Error{
-		{Path: `.river/memory/bad\xff.json`, Message: "file name is not valid UTF-8; not listed"},
-		{Path: `.river/memory/d\xfe\xc3`, Message: "directory name is not valid UTF-8; not descended"},
+	want := []errKey{
+		{Op: fserr.OpStat, Path: `.river/memory/bad\xff.json`, Cause: fserr.ErrNotUTF8},
+		{Op: fserr.OpOpenDir, Path: `.river/memory/d\xfe\xc3`, Cause: fserr.ErrNotUTF8},
 	}
-	if !slices.Equal(res.Errors, want) {
-		t.Errorf("errors:\n got %+v\nwant %+v", res.Errors, want)
+	if got := errKeys(res.Errors); !slices.Equal(got, want) {
+		t.Errorf("errors:\n got %+v\nwant %+v", got, want)
 	}
-	if !hasNote(res.Notes, `.river/memory/link\x80`, "a symlink") {
+	if !hasNote(res.Notes, `.river/memory/link\x80`, NoteSymlink) {
 		t.Errorf("notes %+v", res.Notes)
 	}
 }
@@ -338,11 +349,11 @@ func TestScanOtherFileSystem(t *testing.T) {
 			}
 			t.Cleanup(func() { unix.Unmount(mnt, unix.MNT_DETACH) })
 			write(t, root, filepath.Join(tt.mountAt, "foreign.json"), "{}", epoch)
-			res := Scan(root, tt.scope, Options{Metadata: true})
+			res := scanRoot(t, root, tt.scope, Options{Metadata: true})
 			if got := paths(res.Files); !slices.Equal(got, tt.want) {
 				t.Errorf("files %q, want %q", got, tt.want)
 			}
-			if !hasNote(res.Notes, tt.mountAt, "another file system") {
+			if !hasNote(res.Notes, tt.mountAt, NoteOtherMount) {
 				t.Errorf("notes %+v", res.Notes)
 			}
 		})
@@ -368,10 +379,10 @@ func TestScanPermissionDenied(t *testing.T) {
 		}
 	}
 	res := runAsNobody(t, base, root)
-	wantErrs := []Error{
-		{Path: ".river/memory/noexec/n.json", Message: "cannot stat: permission denied"},
-		{Path: ".river/memory/noread", Message: "cannot open directory: permission denied"},
-		{Path: ".river/memory/secret", Message: "cannot open directory: permission denied"},
+	wantErrs := []errKey{
+		{Op: fserr.OpStat, Path: ".river/memory/noexec/n.json", Errno: unix.EACCES},
+		{Op: fserr.OpOpenDir, Path: ".river/memory/noread", Errno: unix.EACCES},
+		{Op: fserr.OpOpenDir, Path: ".river/memory/secret", Errno: unix.EACCES},
 	}
 	if !slices.Equal(res.Errors, wantErrs) {
 		t.Errorf("errors:\n got %+v\nwant %+v", res.Errors, wantErrs)
@@ -385,7 +396,7 @@ func TestScanPermissionDenied(t *testing.T) {
 	if f, _ := find(res.Files, ".river/memory/private.json"); f.TimestampSource != SourceMtime || f.Timestamp != epoch.Unix() {
 		t.Errorf("unreadable JSON should fall back to mtime: %+v", f)
 	}
-	if !hasNote(res.Notes, ".river/memory/private.json", "permission denied") {
+	if want := (nobodyNote{Path: ".river/memory/private.json", Kind: NoteMetadataUnusable, Reason: ReasonOpen, Errno: unix.EACCES}); !slices.Contains(res.Notes, want) {
 		t.Errorf("notes %+v", res.Notes)
 	}
 }

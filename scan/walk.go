@@ -1,90 +1,108 @@
 package scan
 
 import (
+	"bytes"
 	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
-// walker carries the state of one Scan. Every directory is opened relative
-// to its parent's descriptor with O_NOFOLLOW|O_DIRECTORY and every entry is
-// examined with fstatat(AT_SYMLINK_NOFOLLOW), so a name swapped for a
-// symlink during the scan is never followed.
+// getdentsBufSize is the getdents64 buffer: large enough for ~2000
+// typical entries per system call.
+const getdentsBufSize = 128 << 10
+
+// walker carries the state of one Scan. It walks iteratively with an
+// explicit stack of directories (a bounded number of them open, see
+// stack.go) and one shared path buffer, so its
+// memory is O(files + depth): a file's path string is built only when the
+// file is recorded, and a directory's pending subdirectory names live in
+// one LIFO arena that shrinks when the directory is left. Every directory
+// is opened relative to its parent's descriptor with O_NOFOLLOW|O_DIRECTORY
+// and every entry is examined with statx(AT_SYMLINK_NOFOLLOW), so a name
+// swapped for a symlink during the scan is never followed.
 type walker struct {
 	opts      Options
+	scope     skill.Scope
 	rootDev   uint64
+	rootMnt   uint64 // 0: the kernel gives no mount id; compare st_dev
 	recursive bool
-	filter    func(name string) bool // nil: every name
-	buf       []byte                 // getdents and metadata read buffer
-	names     []string               // scratch for readdir
-	res       Result
+	filter    func(name []byte) bool // nil: every name
+
+	buf     []byte   // getdents64 buffer
+	path    []byte   // path of the directory being listed or entered
+	stack   []frame  // directories being walked, root-most first
+	budget  int      // most descriptors held for stack[1:] (see stack.go)
+	lowOpen int      // stack[1:lowOpen] are closed, stack[lowOpen:] open
+	reopens int      // how often a closed directory was reopened
+	subdirs []subdir // pending subdirectories of every frame, LIFO
+	names   []byte   // NUL-terminated names of subdirs
+	meta    []byte   // metadata read buffer
+	files   fileChunks
+	res     Result
 }
 
-func (w *walker) errorf(path, format string, args ...any) {
-	w.res.Errors = append(w.res.Errors, Error{Path: fsmsg.Printable(path), Message: fmt.Sprintf(format, args...)})
+// frame is one open directory of the walk.
+type frame struct {
+	fd        int // -1 while closed to stay within the descriptor budget
+	nameOff   int // its NUL-terminated name is at w.names[nameOff:]; -1 for the scope directory
+	id        dirID
+	pathLen   int // w.path[:pathLen] is its root-relative path
+	next, end int // its pending subdirectories are w.subdirs[next:end]
+	first     int // w.subdirs and w.names are cut back to these when it is left
+	namesMark int
 }
 
-func (w *walker) notef(path, format string, args ...any) {
-	w.res.Notes = append(w.res.Notes, Note{Path: fsmsg.Printable(path), Message: fmt.Sprintf(format, args...)})
+// subdir is a pending subdirectory name: w.names[off:off+n], NUL at off+n.
+type subdir struct{ off, n int }
+
+func (w *walker) fail(op fserr.Op, path string, err error) {
+	w.res.Errors = append(w.res.Errors, fserr.New(op, path, err))
 }
 
-// openDir opens name relative to dirfd as a directory without following a
-// final symlink when nofollow is set (it is unset for the root only).
-func openDir(dirfd int, name string, nofollow bool) (int, error) {
-	return openDirFlags(dirfd, name, nofollow, unix.O_RDONLY)
-}
-
-// openPath opens a directory only to walk through it (O_PATH): a component
-// such as .river with mode 0711 can be traversed without being listable.
-func openPath(dirfd int, name string, nofollow bool) (int, error) {
-	return openDirFlags(dirfd, name, nofollow, unix.O_PATH)
-}
-
-func openDirFlags(dirfd int, name string, nofollow bool, mode int) (int, error) {
-	flags := mode | unix.O_DIRECTORY | unix.O_CLOEXEC
-	if nofollow {
-		flags |= unix.O_NOFOLLOW
-	}
-	for {
-		fd, err := unix.Openat(dirfd, name, flags, 0)
-		if err != unix.EINTR {
-			return fd, err
-		}
-	}
+func (w *walker) note(n Note) {
+	n.Path = fserr.Printable(n.Path)
+	w.res.Notes = append(w.res.Notes, n)
 }
 
 // openScopeDir opens a scope directory such as "artifacts/evals" from the
 // root one component at a time. ok is false when the scope is empty
-// (missing, a symlink, not a directory, another file system) or the
-// directory could not be opened (then an Error is recorded).
+// (missing, a symlink, not a directory, another mount) or the directory
+// could not be opened (then an Error is recorded).
 func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 	cur := rootfd
-	defer func() {
-		if cur != rootfd && cur != fd {
-			unix.Close(cur)
+	end := 0
+	for end < len(rel) {
+		start := end
+		if i := strings.IndexByte(rel[start:], '/'); i >= 0 {
+			end = start + i
+		} else {
+			end = len(rel)
 		}
-	}()
-	comps := strings.Split(rel, "/")
-	for i, c := range comps {
-		sofar := strings.Join(comps[:i+1], "/")
-		open := openPath // only the scope directory itself is listed
-		if i == len(comps)-1 {
-			open = openDir
+		sofar := rel[:end]
+		nameZ := append([]byte(rel[start:end]), 0)
+		flags := openPathFlags // only the scope directory itself is listed
+		if end == len(rel) {
+			flags = openDirFlags
 		}
-		next, err := open(cur, c, true)
+		next, err := openatZ(cur, &nameZ[0], flags)
 		if err != nil {
 			switch {
 			case errors.Is(err, unix.ENOENT):
-				w.notef(sofar, "does not exist; nothing to scan in %s", rel)
+				w.note(Note{Path: sofar, Kind: NoteMissing})
 			case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
-				w.notef(sofar, "is %s, not a directory; not followed, nothing scanned in %s", describeAt(cur, c), rel)
+				w.note(kindNote(cur, &nameZ[0], sofar))
 			default:
-				w.errorf(sofar, "cannot open directory: %s", fsmsg.ErrText(err))
+				w.fail(fserr.OpOpenDir, sofar, err)
+			}
+			if cur != rootfd {
+				unix.Close(cur)
 			}
 			return -1, false
 		}
@@ -92,157 +110,271 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 			unix.Close(cur)
 		}
 		cur = next
-		if !w.sameDev(cur, sofar) {
+		if _, ok := w.sameMount(cur, []byte(sofar)); !ok {
+			unix.Close(cur)
 			return -1, false
 		}
+		end++ // past the '/'
 	}
 	return cur, true
 }
 
-// sameDev reports whether the open directory fd is on the root's file
-// system; if not it records a Note (the directory is not descended).
-func (w *walker) sameDev(fd int, rel string) bool {
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		w.errorf(rel, "cannot stat directory: %s", fsmsg.ErrText(err))
-		return false
+// kindNote describes the non-directory entry dirfd/nameZ that a scope
+// directory component turned out to be.
+func kindNote(dirfd int, nameZ *byte, sofar string) Note {
+	k := kindAt(dirfd, nameZ)
+	if k == fserr.KindOf(unix.S_IFLNK) {
+		return Note{Path: sofar, Kind: NoteSymlink, FileKind: k}
 	}
-	if uint64(st.Dev) != w.rootDev {
-		w.notef(rel, "on another file system; not descended")
-		return false
-	}
-	return true
+	return Note{Path: sofar, Kind: NoteNotDir, FileKind: k}
 }
 
-// walkDir lists the open directory fd (whose root-relative path is rel),
-// records its regular files and, when recursive, descends into its
-// subdirectories. It closes fd.
-func (w *walker) walkDir(fd int, rel string) {
-	names, err := w.readNames(fd)
+// kindAt is the file type of dirfd/nameZ (not followed), 0 if unknown.
+func kindAt(dirfd int, nameZ *byte) fserr.Kind {
+	var stx unix.Statx_t
+	if statxZ(dirfd, nameZ, 0, &stx) != nil {
+		return 0
+	}
+	return fserr.KindOf(uint32(stx.Mode))
+}
+
+// sameMount reports whether the open directory fd is on the root's mount
+// (mount ids; st_dev where the kernel gives no mount id); if not it
+// records a Note (the directory is not descended).
+// rel is turned into a string only then, so that descending costs no
+// allocation per level.
+func (w *walker) sameMount(fd int, rel []byte) (dirID, bool) {
+	var stx unix.Statx_t
+	if err := fstatx(fd, &stx); err != nil {
+		w.fail(fserr.OpStat, string(rel), err)
+		return dirID{}, false
+	}
+	if !w.onRootMount(&stx) {
+		w.note(Note{Path: string(rel), Kind: NoteOtherMount})
+		return dirID{}, false
+	}
+	return idOf(&stx), true
+}
+
+// onRootMount compares st_dev always and the mount id when both are known.
+func (w *walker) onRootMount(stx *unix.Statx_t) bool {
+	if devOf(stx) != w.rootDev {
+		return false
+	}
+	return w.rootMnt == 0 || mntOf(stx) == 0 || mntOf(stx) == w.rootMnt
+}
+
+// mntOf is the statx mount id, or 0 when the kernel did not report one.
+func mntOf(stx *unix.Statx_t) uint64 {
+	if stx.Mask&unix.STATX_MNT_ID == 0 {
+		return 0
+	}
+	return stx.Mnt_id
+}
+
+// walk lists the open scope directory fd (root-relative path rel) and,
+// when recursive, everything below it, depth first. It closes fd.
+func (w *walker) walk(fd int, rel string) {
+	if w.buf == nil {
+		w.buf = make([]byte, getdentsBufSize)
+	}
+	w.path = append(w.path[:0], rel...)
+	w.lowOpen = 1
+	w.push(fd, -1, dirID{})
+	for len(w.stack) > 0 {
+		top := &w.stack[len(w.stack)-1]
+		if top.next == top.end {
+			w.pop()
+			continue
+		}
+		if top.fd < 0 && !w.reopen() {
+			continue
+		}
+		sd := w.subdirs[top.next]
+		top.next++
+		w.path = append(append(w.path[:top.pathLen], '/'), w.names[sd.off:sd.off+sd.n]...)
+		if cfd, id, ok := w.openChild(top.fd, &w.names[sd.off]); ok {
+			w.push(cfd, sd.off, id)
+		}
+	}
+}
+
+// push lists the directory fd, whose path is w.path, and puts it on the
+// stack with its subdirectories pending.
+func (w *walker) push(fd, nameOff int, id dirID) {
+	f := frame{fd: fd, nameOff: nameOff, id: id, pathLen: len(w.path), first: len(w.subdirs), namesMark: len(w.names)}
+	w.list(fd)
+	f.next, f.end = f.first, len(w.subdirs)
+	w.stack = append(w.stack, f)
+	w.evict()
+}
+
+// pop leaves the top directory.
+func (w *walker) pop() {
+	top := w.stack[len(w.stack)-1]
+	if top.fd >= 0 {
+		unix.Close(top.fd)
+	}
+	w.subdirs, w.names = w.subdirs[:top.first], w.names[:top.namesMark]
+	w.stack = w.stack[:len(w.stack)-1]
+	w.lowOpen = max(1, min(w.lowOpen, len(w.stack)))
+}
+
+// openChild opens the subdirectory w.path, named nameZ in dirfd.
+func (w *walker) openChild(dirfd int, nameZ *byte) (int, dirID, bool) {
+	fd, err := openatZ(dirfd, nameZ, openDirFlags)
 	if err != nil {
-		// Entries read before the failure are still used.
-		w.errorf(rel, "cannot read directory: %s", fsmsg.ErrText(err))
+		switch {
+		case errors.Is(err, unix.ENOENT): // vanished since listing: nothing to list
+		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
+			w.note(Note{Path: string(w.path), Kind: NoteChanged, FileKind: kindAt(dirfd, nameZ)})
+		default:
+			w.fail(fserr.OpOpenDir, string(w.path), err)
+		}
+		return -1, dirID{}, false
 	}
-	for _, name := range names {
-		w.visit(fd, rel, name)
+	id, ok := w.sameMount(fd, w.path)
+	if !ok {
+		unix.Close(fd)
+		return -1, dirID{}, false
 	}
-	unix.Close(fd)
+	return fd, id, true
+}
+
+// list reads the directory fd (path w.path), records its regular files and
+// queues its subdirectories. Entries read before an error are still used.
+func (w *walker) list(fd int) {
+	for {
+		n, err := eintr.Value(func() (int, error) { return unix.Getdents(fd, w.buf) })
+		if err != nil {
+			w.fail(fserr.OpReadDir, string(w.path), err)
+			return
+		}
+		if n <= 0 {
+			return
+		}
+		for b := w.buf[:n]; len(b) > 0; {
+			d, reclen, ok := nextDirent(b)
+			if !ok { // the kernel never writes this; say so rather than drop names
+				w.fail(fserr.OpReadDir, string(w.path), unix.EBADMSG)
+				return
+			}
+			b = b[reclen:]
+			if isDot(d.name) || (w.filter != nil && !w.filter(d.name)) {
+				continue
+			}
+			w.visit(fd, d)
+		}
+	}
+}
+
+func isDot(name []byte) bool {
+	return len(name) == 1 && name[0] == '.' || len(name) == 2 && name[0] == '.' && name[1] == '.'
+}
+
+// entryPath is the root-relative path of name in the directory w.path.
+func (w *walker) entryPath(name []byte) string {
+	n := len(w.path)
+	w.path = append(append(w.path, '/'), name...)
+	s := string(w.path)
+	w.path = w.path[:n]
+	return s
 }
 
 // visit examines one directory entry without following it.
-func (w *walker) visit(dirfd int, rel, name string) {
-	if w.filter != nil && !w.filter(name) {
-		return
-	}
-	p := rel + "/" + name
-	var st unix.Stat_t
-	if err := fstatat(dirfd, name, &st); err != nil {
-		if !errors.Is(err, unix.ENOENT) { // vanished since readdir: nothing to list
-			w.errorf(p, "cannot stat: %s", fsmsg.ErrText(err))
+func (w *walker) visit(dirfd int, d dirent) {
+	var stx unix.Statx_t
+	if err := statxZ(dirfd, d.nameZ, 0, &stx); err != nil {
+		if !errors.Is(err, unix.ENOENT) { // vanished since listing: nothing to list
+			w.fail(fserr.OpStat, w.entryPath(d.name), err)
 		}
 		return
 	}
-	switch st.Mode & unix.S_IFMT {
+	switch mode := uint32(stx.Mode); mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		if !utf8.ValidString(name) {
-			w.errorf(p, "file name is not valid UTF-8; not listed")
+		if !utf8.Valid(d.name) {
+			w.fail(fserr.OpStat, w.entryPath(d.name), fserr.ErrNotUTF8)
 			return
 		}
-		w.addFile(dirfd, p, name, &st)
+		p := w.entryPath(d.name)
+		if bytes.HasPrefix(d.name, []byte(LeftoverPrefix)) {
+			w.res.Leftovers = append(w.res.Leftovers, p)
+			return
+		}
+		w.addFile(dirfd, d, p, &stx)
 	case unix.S_IFDIR:
 		if !w.recursive {
 			return
 		}
-		if !utf8.ValidString(name) {
-			w.errorf(p, "directory name is not valid UTF-8; not descended")
+		if !utf8.Valid(d.name) {
+			w.fail(fserr.OpOpenDir, w.entryPath(d.name), fserr.ErrNotUTF8)
 			return
 		}
-		if uint64(st.Dev) != w.rootDev {
-			w.notef(p, "on another file system; not descended")
+		if !w.onRootMount(&stx) { // a mount point: not even opened
+			w.note(Note{Path: w.entryPath(d.name), Kind: NoteOtherMount})
 			return
 		}
-		cfd, err := openDir(dirfd, name, true)
-		if err != nil {
-			switch {
-			case errors.Is(err, unix.ENOENT):
-			case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
-				w.notef(p, "changed during scan (now %s); not descended", describeAt(dirfd, name))
-			default:
-				w.errorf(p, "cannot open directory: %s", fsmsg.ErrText(err))
-			}
-			return
-		}
-		if !w.sameDev(cfd, p) {
-			unix.Close(cfd)
-			return
-		}
-		w.walkDir(cfd, p)
+		off := len(w.names)
+		w.names = append(append(w.names, d.name...), 0)
+		w.subdirs = append(w.subdirs, subdir{off: off, n: len(d.name)})
+	case unix.S_IFLNK:
+		w.note(Note{Path: w.entryPath(d.name), Kind: NoteSymlink, FileKind: fserr.KindOf(mode)})
 	default:
-		w.notef(p, "%s; not followed, not listed", fsmsg.Kind(st.Mode))
+		w.note(Note{Path: w.entryPath(d.name), Kind: NoteSpecial, FileKind: fserr.KindOf(mode)})
 	}
 }
 
 // addFile records a regular file, taking its timestamp from metadata when
 // enabled and available.
-func (w *walker) addFile(dirfd int, p, name string, st *unix.Stat_t) {
-	f := File{
+func (w *walker) addFile(dirfd int, d dirent, p string, stx *unix.Statx_t) {
+	f := w.files.add()
+	*f = File{
 		Path:            p,
-		Size:            st.Size,
-		Timestamp:       int64(st.Mtim.Sec),
+		Size:            int64(stx.Size),
+		Timestamp:       stx.Mtime.Sec,
 		TimestampSource: SourceMtime,
-		Dev:             uint64(st.Dev),
-		Ino:             uint64(st.Ino),
-		MtimeNs:         int64(st.Mtim.Sec)*1e9 + int64(st.Mtim.Nsec),
+		Dev:             devOf(stx),
+		Ino:             stx.Ino,
+		MtimeNs:         ns(stx.Mtime),
+		CtimeNs:         ns(stx.Ctime),
+		MntID:           mntOf(stx),
 	}
-	if w.opts.Metadata && strings.HasSuffix(name, ".json") {
-		if ts, note := w.fileMetadata(dirfd, name, st); note != "" {
-			w.notef(p, "%s; mtime used", note)
-		} else if ts.ok {
+	if w.opts.Metadata && bytes.HasSuffix(d.name, []byte(".json")) {
+		ts, reason, err := w.fileMetadata(dirfd, d.nameZ, stx)
+		switch {
+		case reason != "":
+			w.note(Note{Path: p, Kind: NoteMetadataUnusable, Reason: reason, Err: err})
+		case ts.ok:
 			f.Timestamp, f.TimestampSource = ts.sec, SourceMetadata
 		}
 	}
-	w.res.Files = append(w.res.Files, f)
 }
 
-// readNames reads every entry name of the open directory fd (without "."
-// and ".."). On error it returns the names read so far.
-func (w *walker) readNames(fd int) ([]string, error) {
-	names := w.names[:0]
-	for {
-		n, err := unix.Getdents(fd, w.buf)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return names, err
-		}
-		if n <= 0 {
-			break
-		}
-		_, _, names = unix.ParseDirent(w.buf[:n], -1, names)
-	}
-	// The scratch slice is reused by the next (deeper) directory, so hand
-	// out a copy.
-	out := make([]string, len(names))
-	copy(out, names)
-	w.names = names[:0]
-	return out, nil
+// fileChunks collects Files in fixed chunks, so that the final slice is
+// allocated once at its exact size instead of regrown while scanning.
+type fileChunks struct {
+	chunks [][]File
+	n      int
 }
 
-func fstatat(dirfd int, name string, st *unix.Stat_t) error {
-	for {
-		err := unix.Fstatat(dirfd, name, st, unix.AT_SYMLINK_NOFOLLOW)
-		if err != unix.EINTR {
-			return err
-		}
+// add appends a zero File and returns it.
+func (c *fileChunks) add() *File {
+	if k := len(c.chunks); k == 0 || len(c.chunks[k-1]) == cap(c.chunks[k-1]) {
+		size := min(max(64, c.n), 4096)
+		c.chunks = append(c.chunks, make([]File, 0, size))
 	}
+	last := &c.chunks[len(c.chunks)-1]
+	*last = append(*last, File{})
+	c.n++
+	return &(*last)[len(*last)-1]
 }
 
-// describeAt names the kind of the entry dirfd/name for a Note.
-func describeAt(dirfd int, name string) string {
-	var st unix.Stat_t
-	if err := fstatat(dirfd, name, &st); err != nil {
-		return "unreadable (" + fsmsg.ErrText(err) + ")"
+// flatten returns every File in one slice (never nil).
+func (c *fileChunks) flatten() []File {
+	out := make([]File, 0, c.n)
+	for _, ch := range c.chunks {
+		out = append(out, ch...)
 	}
-	return fsmsg.Kind(st.Mode)
+	c.chunks = nil
+	return out
 }

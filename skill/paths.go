@@ -118,3 +118,20 @@ func (gs guards) cover(path string) bool {
 	}
 	return false
 }
+
+// Dirs returns the root-relative directories river gc scans for the scope
+// (SPEC Part B), or nil for an unknown scope: review-artifacts is the one
+// non-recursive listing (of artifacts/), the others are walked.
+func (s Scope) Dirs() []string {
+	switch s {
+	case ScopeMemory:
+		return []string{".river/memory"}
+	case ScopeEvals:
+		return []string{"artifacts/evals"}
+	case ScopeReviewArtifacts:
+		return []string{"artifacts"}
+	case ScopeTmp:
+		return []string{".river/tmp", "artifacts/.tmp"}
+	}
+	return nil
+}

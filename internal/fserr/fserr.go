@@ -41,6 +41,8 @@ var (
 	ErrTooLarge    = errors.New("beyond 2^53-1")
 	ErrInterrupted = errors.New("interrupted")
 	ErrLocked      = errors.New("locked by another run")
+	// ErrUnknownScope: a scan was asked for a scope the engine does not know.
+	ErrUnknownScope = errors.New("unknown scope")
 )
 
 // Error is one file-system problem on one root-relative path.

@@ -1,0 +1,70 @@
+package gc
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// Stopgap until the report catalog words scan's typed errors and notes:
+// these reproduce river gc's earlier English messages exactly, so that
+// errors[] and --debug output do not change with the typed scan API.
+
+// scanMessage words a scan error for errors[].
+func scanMessage(e *fserr.Error) string {
+	if errors.Is(e.Err, fserr.ErrNotUTF8) {
+		if e.Op == fserr.OpOpenDir {
+			return "directory name is not valid UTF-8; not descended"
+		}
+		return "file name is not valid UTF-8; not listed"
+	}
+	what := string(e.Op)
+	switch e.Op {
+	case fserr.OpOpenRoot:
+		what = "cannot open root directory"
+	case fserr.OpOpenDir:
+		what = "cannot open directory"
+	case fserr.OpReadDir:
+		what = "cannot read directory"
+	case fserr.OpStat:
+		what = "cannot stat"
+	}
+	return what + ": " + fsmsg.ErrText(e.Err)
+}
+
+// scanNote words a scan note for --debug.
+func scanNote(scope skill.Scope, n scan.Note) string {
+	kind := fsmsg.Kind(uint32(n.FileKind))
+	dir := "" // the scope directory a missing or odd parent stands for
+	for _, d := range scope.Dirs() {
+		if d == n.Path || strings.HasPrefix(d, n.Path+"/") {
+			dir = d
+		}
+	}
+	switch n.Kind {
+	case scan.NoteMissing:
+		return "does not exist; nothing to scan in " + dir
+	case scan.NoteSymlink, scan.NoteNotDir:
+		if dir != "" {
+			return "is " + kind + ", not a directory; not followed, nothing scanned in " + dir
+		}
+		return kind + "; not followed, not listed"
+	case scan.NoteSpecial:
+		return kind + "; not followed, not listed"
+	case scan.NoteOtherMount:
+		return "on another file system; not descended"
+	case scan.NoteChanged:
+		return "changed during scan (now " + kind + "); not descended"
+	case scan.NoteMetadataUnusable:
+		why := string(n.Reason)
+		if n.Err != nil {
+			why += ": " + fsmsg.ErrText(n.Err)
+		}
+		return "metadata not used (" + why + "); mtime used"
+	}
+	return string(n.Kind)
+}

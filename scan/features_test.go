@@ -1,0 +1,134 @@
+package scan
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// TestScanBackslashNames: a backslash is an ordinary byte in a Linux name;
+// such a file is a regular file and is listed (the engine then calls the
+// path non-canonical and river gc keeps it with a warning).
+func TestScanBackslashNames(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, `.river/memory/a\b.json`, `{"timestamp":"2021-01-01T00:00:00Z"}`, epoch)
+	write(t, root, `.river/memory/dir\x/c`, "x", epoch)
+	write(t, root, `artifacts/review-\.md`, "x", epoch)
+	res := scanRoot(t, root, skill.ScopeMemory, Options{Metadata: true})
+	if got, want := paths(res.Files), []string{`.river/memory/a\b.json`, `.river/memory/dir\x/c`}; !slices.Equal(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	if f, _ := find(res.Files, `.river/memory/a\b.json`); f.TimestampSource != SourceMetadata {
+		t.Errorf("metadata not read: %+v", f)
+	}
+	res = scanRoot(t, root, skill.ScopeReviewArtifacts, Options{})
+	if got, want := paths(res.Files), []string{`artifacts/review-\.md`}; !slices.Equal(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	if len(res.Errors) != 0 || len(res.Notes) != 0 {
+		t.Errorf("errors %+v notes %+v", res.Errors, res.Notes)
+	}
+}
+
+// TestScanLeftovers: files under sweep's private name are reported for
+// restoring, never judged as Files.
+func TestScanLeftovers(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{
+		".river/tmp/a",
+		".river/tmp/.river-gc-deleting.a",
+		".river/tmp/x/.river-gc-deleting.b.json",
+		".river/tmp/.river-gc-deleting", // not the prefix: an ordinary file
+		".river/tmp/.river-gc-deletingX",
+		"artifacts/.tmp/.river-gc-deleting.c",
+		"artifacts/.river-gc-deleting.review-artifact-1.json",
+		"artifacts/.river-gc-deleting.unrelated.txt",
+	} {
+		write(t, root, p, "x", epoch)
+	}
+	mkdir(t, root, ".river/tmp/.river-gc-deleting.dir")
+	write(t, root, ".river/tmp/.river-gc-deleting.dir/inner", "x", epoch)
+	res := scanRoot(t, root, skill.ScopeTmp, Options{Metadata: true})
+	if got, want := paths(res.Files), []string{
+		".river/tmp/.river-gc-deleting",
+		".river/tmp/.river-gc-deleting.dir/inner", // directories are never renamed by sweep
+		".river/tmp/.river-gc-deletingX",
+		".river/tmp/a",
+	}; !slices.Equal(got, want) {
+		t.Errorf("files %q\nwant %q", got, want)
+	}
+	if want := []string{".river/tmp/.river-gc-deleting.a", ".river/tmp/x/.river-gc-deleting.b.json", "artifacts/.tmp/.river-gc-deleting.c"}; !slices.Equal(res.Leftovers, want) {
+		t.Errorf("leftovers %q\nwant %q", res.Leftovers, want)
+	}
+	res = scanRoot(t, root, skill.ScopeReviewArtifacts, Options{})
+	if len(res.Files) != 0 || !slices.Equal(res.Leftovers, []string{"artifacts/.river-gc-deleting.review-artifact-1.json"}) {
+		t.Errorf("review-artifacts: files %q leftovers %q", paths(res.Files), res.Leftovers)
+	}
+}
+
+// TestScanEvalRuns: SPEC B3, eval runs stay whole.
+func TestScanEvalRuns(t *testing.T) {
+	const (
+		old   = 1609459200 // 2021-01-01T00:00:00Z
+		older = 1577836800 // 2020-01-01T00:00:00Z
+	)
+	now := time.Unix(1_800_000_000, 0) // as after a CI checkout: every mtime is "now"
+	root := t.TempDir()
+	files := map[string]string{
+		// run-a: a ledger with an old timestamp, everything else without one.
+		"artifacts/evals/run-a/ledger.json":      `{"timestamp":"2021-01-01T00:00:00Z"}`,
+		"artifacts/evals/run-a/deep/older.json":  `{"metadata":{"createdAt":"2020-01-01T00:00:00Z"}}`,
+		"artifacts/evals/run-a/out.txt":          "x",
+		"artifacts/evals/run-a/deep/plain.json":  `{"no":"timestamp"}`,
+		"artifacts/evals/run-a/deep/broken.json": `{`,
+		// run-b: no metadata at all, so mtimes stay.
+		"artifacts/evals/run-b/out.txt": "x",
+		"artifacts/evals/run-b/x.json":  `{}`,
+		// a run-a look-alike and a file directly in artifacts/evals/.
+		"artifacts/evals/run-a.txt":   "x",
+		"artifacts/evals/run-a-2/log": "x",
+		"artifacts/evals/top.json":    `{}`,
+	}
+	for p, c := range files {
+		write(t, root, p, c, now)
+	}
+	type ts struct {
+		sec int64
+		src TimestampSource
+	}
+	want := map[string]ts{
+		"artifacts/evals/run-a/ledger.json":      {old, SourceMetadata},
+		"artifacts/evals/run-a/deep/older.json":  {older, SourceMetadata},
+		"artifacts/evals/run-a/out.txt":          {old, SourceRun},
+		"artifacts/evals/run-a/deep/plain.json":  {old, SourceRun},
+		"artifacts/evals/run-a/deep/broken.json": {old, SourceRun},
+		"artifacts/evals/run-b/out.txt":          {now.Unix(), SourceMtime},
+		"artifacts/evals/run-b/x.json":           {now.Unix(), SourceMtime},
+		"artifacts/evals/run-a.txt":              {now.Unix(), SourceMtime},
+		"artifacts/evals/run-a-2/log":            {now.Unix(), SourceMtime},
+		"artifacts/evals/top.json":               {now.Unix(), SourceMtime},
+	}
+	res := scanRoot(t, root, skill.ScopeEvals, Options{Metadata: true})
+	if len(res.Files) != len(want) {
+		t.Fatalf("files %q", paths(res.Files))
+	}
+	for _, f := range res.Files {
+		if w := want[f.Path]; f.Timestamp != w.sec || f.TimestampSource != w.src {
+			t.Errorf("%s: %d (%s), want %d (%s)", f.Path, f.Timestamp, f.TimestampSource, w.sec, w.src)
+		}
+	}
+	// --timestamp mtime: no metadata, so no run timestamps either.
+	for _, f := range scanRoot(t, root, skill.ScopeEvals, Options{}).Files {
+		if f.TimestampSource != SourceMtime || f.Timestamp != now.Unix() {
+			t.Errorf("mtime mode: %s: %d (%s)", f.Path, f.Timestamp, f.TimestampSource)
+		}
+	}
+	// Other scopes have no runs.
+	write(t, root, ".river/tmp/evals-like/r.json", `{"timestamp":"2021-01-01T00:00:00Z"}`, now)
+	write(t, root, ".river/tmp/evals-like/o.txt", "x", now)
+	if f, _ := find(scanRoot(t, root, skill.ScopeTmp, Options{Metadata: true}).Files, ".river/tmp/evals-like/o.txt"); f.TimestampSource != SourceMtime {
+		t.Errorf("tmp scope used a run timestamp: %+v", f)
+	}
+}
