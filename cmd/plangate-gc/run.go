@@ -28,7 +28,7 @@ type cli struct {
 
 	Judge  judgeCmd  `cmd:"" default:"1" hidden:"" help:"Judge the JSON documents on stdin (the default command)."`
 	Schema schemaCmd `cmd:"" help:"Print a JSON Schema: input (default), result (--json output) or gc-result (river-gc --json output)."`
-	Eval   evalCmd   `cmd:"" help:"Run the evaluation harness over fixture cases."`
+	Eval   evalCmd   `cmd:"" help:"Run the evaluation harness over fixture cases (--json: a machine-readable report)."`
 	Help   helpCmd   `cmd:"" help:"Show help for plangate-gc or one of its commands."`
 }
 
@@ -44,7 +44,7 @@ type helpCmd struct {
 
 const description = `Deterministic KEEP/REMOVE judgement of River Review GC inventories.
 
-Reads one or more JSON documents ({"inventory", "retention", "now", ...}) and
+Without a command, plangate-gc judges: it reads one or more JSON documents ({"inventory", "retention", "now", ...}) and
 prints, per document, Japanese <file>:<line>: <message> review lines, or with
 --format json|findings|artifact one JSON object per line. A document that
 fails the gate prints the NO_REVIEW line; the reasons go to stderr.

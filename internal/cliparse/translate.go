@@ -12,6 +12,7 @@ var (
 	ErrUnknownFlag  = errors.New("unknown flag")
 	ErrMissingValue = errors.New("missing value")
 	ErrBadValue     = errors.New("bad value")
+	ErrList         = errors.New("one value per flag")
 )
 
 // Error is a command-line error in the project's own words: Flag names the
@@ -24,9 +25,17 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := e.Flag + ": " + e.Err.Error()
-	if e.Flag == "" {
-		s = e.Err.Error()
+	var s string
+	switch e.Err {
+	case ErrUnknownFlag:
+		s = "unknown flag " + e.Flag
+	case ErrMissingValue:
+		s = e.Flag + " needs a value"
+	default: // the hint says what is wrong with the value
+		if e.Hint != "" {
+			return e.Flag + ": " + e.Hint
+		}
+		return e.Flag + ": " + e.Err.Error()
 	}
 	if e.Hint != "" {
 		s += "; " + e.Hint
@@ -44,7 +53,6 @@ var (
 	eolValue    = regexp.MustCompile(`^(--[\w-]+): expected \w+ value but got "EOL"`)
 	badNumber   = regexp.MustCompile(`^(--[\w-]+): expected a valid .*? but got "(.*)"$`)
 	enumValue   = regexp.MustCompile(`^(--[\w-]+|<[\w-]+>) must be one of (.*) but got "(.*)"$`)
-	unexpected  = regexp.MustCompile(`^unexpected argument (.*)$`)
 )
 
 // Translate rewords a kong parse error without parser internals: no
@@ -77,9 +85,6 @@ func Translate(err error) error {
 		choices := strings.ReplaceAll(strings.ReplaceAll(m[2], `"`, ""), ",", ", ")
 		return &Error{Flag: m[1], Err: ErrBadValue, Hint: fmt.Sprintf("%q is not one of %s", m[3], choices)}
 	}
-	if m := unexpected.FindStringSubmatch(msg); m != nil {
-		return &Error{Err: fmt.Errorf("unexpected argument %s", m[1]), Hint: "see --help for the commands and flags"}
-	}
 	return err
 }
 
@@ -98,6 +103,6 @@ func ListHint(flag, value string) error {
 		}
 		b.WriteString(flag + " " + p)
 	}
-	return &Error{Flag: flag, Err: ErrBadValue,
+	return &Error{Flag: flag, Err: ErrList,
 		Hint: fmt.Sprintf("%q holds a comma; repeat the flag for each value: %s", value, b.String())}
 }
