@@ -14,15 +14,23 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// Dir returns the upstream contracts directory, or skips t when it is
-// absent.
+// EnvDir names an environment variable that overrides the contracts
+// directory (for a checkout not beside ../shared, e.g. a git worktree).
+const EnvDir = "RIVER_REVIEWER_CONTRACTS"
+
+// Dir returns the upstream contracts directory — $RIVER_REVIEWER_CONTRACTS
+// when set, else <repo>/../shared/contracts/river-reviewer — or skips t
+// when it is absent.
 func Dir(t testing.TB) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	dir := filepath.Join(root, "..", "shared", "contracts", "river-reviewer")
+	dir := os.Getenv(EnvDir)
+	if dir == "" {
+		_, file, _, _ := runtime.Caller(0)
+		root := filepath.Join(filepath.Dir(file), "..", "..")
+		dir = filepath.Join(root, "..", "shared", "contracts", "river-reviewer")
+	}
 	if st, err := os.Stat(filepath.Join(dir, "schemas")); err != nil || !st.IsDir() {
-		t.Skipf("River Review contracts not found at %s: upstream schema checks skipped", dir)
+		t.Skipf("River Review contracts not found at %s (set %s): upstream schema checks skipped", dir, EnvDir)
 	}
 	return dir
 }
