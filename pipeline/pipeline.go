@@ -17,6 +17,8 @@ import (
 type Options struct {
 	JSON bool
 	Lang render.Lang
+	// Format, when set, overrides JSON (render.Writer picks the renderer).
+	Format render.Format
 }
 
 // Run gates, judges and renders every document of in, in input order:
@@ -28,6 +30,9 @@ func Run(in io.Reader, out, reasons io.Writer, opts Options) error {
 	write := render.Text
 	if opts.JSON {
 		write = render.JSON
+	}
+	if opts.Format != "" {
+		write = render.Writer(opts.Format)
 	}
 	docs := gate.NewReader(in)
 	for {

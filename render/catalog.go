@@ -51,6 +51,10 @@ const (
 	keyGCWarning        = "gc-warning"
 	keyGCQuestion       = "gc-question"
 	keyGCErrors         = "gc-errors"
+	keyHandoffNote      = "handoff-note"
+	// keyTitlePrefix + a warning kind or "remove-<reason>" is the short
+	// title of a River Review finding.
+	keyTitlePrefix = "title-"
 )
 
 var messages = map[string][2]string{ // key → {ja, en}
@@ -108,6 +112,19 @@ var messages = map[string][2]string{ // key → {ja, en}
 	keyGCWarning:     {"警告", "warning"},
 	keyGCQuestion:    {"要確認", "question"},
 	keyGCErrors:      {"エラー %s 件 (標準エラー出力に記載)", "errors: %s (listed on stderr)"},
+	keyHandoffNote: {
+		"handoff: 削除判定を保留し、人間の確認を求めます。",
+		"handoff: removal verdicts are withheld; asking a human to confirm."},
+	keyTitlePrefix + "remove-age":              {"REMOVE: 保持期間 (age) 超過", "REMOVE: older than the retention (age)"},
+	keyTitlePrefix + "remove-count":            {"REMOVE: 件数上限 (count) 超過", "REMOVE: beyond the entry limit (count)"},
+	keyTitlePrefix + "remove-size":             {"REMOVE: サイズ上限 (size) 超過", "REMOVE: beyond the size limit (size)"},
+	keyTitlePrefix + "guard-exclude":           {"hard guard と exclude glob の重複", "hard guard overlaps an exclude glob"},
+	keyTitlePrefix + "guard-retention":         {"hard guard と retention (age) の重複", "hard guard overlaps the retention (age)"},
+	keyTitlePrefix + "unguarded-single-source": {"hardGuards にない single-source", "single-source missing from hardGuards"},
+	keyTitlePrefix + "mtime-missing":           {"mtimeEpoch の欠落", "missing mtimeEpoch"},
+	keyTitlePrefix + "mtime-inconsistent":      {"mtimeEpoch の不整合", "inconsistent mtimeEpoch"},
+	keyTitlePrefix + "duplicate":               {"重複したパス", "duplicated paths"},
+	keyTitlePrefix + "aggressive":              {"過度に攻撃的な retention", "overly aggressive retention"},
 }
 
 var printers = func() map[Lang]*message.Printer {

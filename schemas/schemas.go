@@ -14,3 +14,32 @@ const InputID = "urn:plangate-gc:schema:input:v1"
 //
 //go:embed input.schema.json
 var Input []byte
+
+// ResultID and GCResultID are the $ids of the published output schemas.
+const (
+	ResultID   = "urn:plangate-gc:schema:result:v1"
+	GCResultID = "urn:plangate-gc:schema:gc-result:v1"
+)
+
+// Result is the JSON Schema (draft 2020-12) of one line of
+// `plangate-gc --json` (SPEC A11).
+//
+//go:embed result.schema.json
+var Result []byte
+
+// GCResult is the JSON Schema (draft 2020-12) of `river-gc --json`.
+//
+//go:embed gc-result.schema.json
+var GCResult []byte
+
+// ByName returns the schema called name: "result", "gc-result", or the
+// input schema for anything else.
+func ByName(name string) []byte {
+	switch name {
+	case "result":
+		return Result
+	case "gc-result":
+		return GCResult
+	}
+	return Input
+}

@@ -8,10 +8,10 @@ import (
 	"github.com/plangate-gc/plangate-gc/eval"
 )
 
-// evalCmd runs the evaluation harness over fixture cases, in-process.
+// evalCmd runs the evaluation harness over fixture cases, in-process;
+// the root flag --json asks for a machine-readable report.
 type evalCmd struct {
-	Dir    string `arg:"" optional:"" default:"fixtures" help:"Directory of fixture cases."`
-	JSON   bool   `help:"Write a machine-readable JSON report."`
+	Dir    string `arg:"" optional:"" default:"fixtures" help:"Directory of fixture cases (default: ./fixtures, relative to the working directory)."`
 	Filter string `name:"run" placeholder:"REGEX" help:"Only run cases whose name matches REGEX."`
 	Update bool   `help:"Rewrite expectation files from the current output (refused for cases failing determinism or invariant checks)."`
 }
@@ -34,7 +34,7 @@ func (c *evalCmd) Run(e *env) error {
 		return err
 	}
 	write := rep.WriteText
-	if c.JSON {
+	if e.cli.JSON || e.cli.Format == "json" { // the root's --json: a JSON report
 		write = rep.WriteJSON
 	}
 	if err := write(e.stdout); err != nil {

@@ -6,55 +6,79 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/alecthomas/kong"
+	"golang.org/x/term"
 
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
+	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/pipeline"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/schemas"
 )
 
-// cli is the command line: judging stdin is the default command.
+// cli is the command line. Judging stdin is the default (hidden) command;
+// its flags live on the root so that `plangate-gc --help` shows them.
 type cli struct {
-	Judge   judgeCmd         `cmd:"" default:"withargs" help:"Judge the JSON documents on stdin (the default command)."`
-	Schema  schemaCmd        `cmd:"" help:"Print the input JSON Schema."`
-	Eval    evalCmd          `cmd:"" help:"Run the evaluation harness over fixture cases."`
+	Format  string           `placeholder:"FORMAT" help:"Output form: text (review lines, the default), json (one object per document), findings (River Review output.schema.json, one per line) or artifact (River Review Review Artifact, one per line)."`
+	JSON    bool             `help:"Same as --format json."`
+	Lang    string           `enum:"ja,en" default:"ja" help:"Language of the review lines and messages (ja, en)."`
+	Input   string           `short:"i" placeholder:"FILE" help:"Read the documents from FILE instead of stdin."`
 	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	Judge  judgeCmd  `cmd:"" default:"1" hidden:"" help:"Judge the JSON documents on stdin (the default command)."`
+	Schema schemaCmd `cmd:"" help:"Print a JSON Schema: input (default), result (--json output) or gc-result (river-gc --json output)."`
+	Eval   evalCmd   `cmd:"" help:"Run the evaluation harness over fixture cases (--json: a machine-readable report)."`
+	Help   helpCmd   `cmd:"" help:"Show help for plangate-gc or one of its commands."`
 }
 
-type judgeCmd struct {
-	JSON  bool   `help:"Write one JSON object per document instead of review lines."`
-	Lang  string `enum:"ja,en" default:"ja" help:"Language of the review lines and messages (ja, en)."`
-	Input string `short:"i" placeholder:"FILE" help:"Read the documents from FILE instead of stdin."`
+type judgeCmd struct{}
+
+type schemaCmd struct {
+	Name string `arg:"" optional:"" enum:"input,result,gc-result" default:"input" help:"Which schema: input, result or gc-result."`
 }
 
-type schemaCmd struct{}
+type helpCmd struct {
+	Command []string `arg:"" optional:"" help:"The command to explain."`
+}
 
 const description = `Deterministic KEEP/REMOVE judgement of River Review GC inventories.
 
-Reads one or more JSON documents ({"inventory", "retention", "now", ...}) and
+Without a command, plangate-gc judges: it reads one or more JSON documents ({"inventory", "retention", "now", ...}) and
 prints, per document, Japanese <file>:<line>: <message> review lines, or with
---json one JSON object per line. A document that fails the gate prints the
-NO_REVIEW line; the reasons go to stderr.
+--format json|findings|artifact one JSON object per line. A document that
+fails the gate prints the NO_REVIEW line; the reasons go to stderr.
 
 Examples:
   plangate-gc < fixtures/seed-good-100-entries-7-aged/input.json
   plangate-gc --json --lang en < inventory.json
+  plangate-gc --format findings < inventory.json
   river-gc --emit-inventory | plangate-gc --json
-  plangate-gc schema > input.schema.json
+  plangate-gc schema result > result.schema.json
   plangate-gc eval fixtures/
 
 Exit codes: 0 for every verdict (ok, no_review, handoff), 1 for an I/O
 failure or a failing evaluation, 2 for a usage error.`
 
-// env is what a command may touch: the process's streams.
+// stdinHint is printed on stderr before reading a terminal.
+const stdinHint = "plangate-gc: reading JSON documents from stdin (Ctrl-D to end); see plangate-gc --help\n"
+
+// env is what a command may touch: the process's streams and the parsed
+// root flags.
 type env struct {
-	ctx    context.Context
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
+	ctx        context.Context
+	stdin      io.Reader
+	stdout     io.Writer
+	stderr     io.Writer
+	args       []string
+	cli        *cli
+	isTerminal func(io.Reader) bool
+}
+
+// isTerminal reports whether r is a terminal; tests replace it.
+var isTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // run parses args and executes the command. Verdicts are output, not
@@ -62,29 +86,52 @@ type env struct {
 func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	var c cli
 	kctx, done, err := cliparse.Parse(&c, args, kong.Name("plangate-gc"), kong.Description(description),
-		kong.Writers(stdout, stderr), kong.Vars{"version": version()})
+		kong.Writers(stdout, stderr), kong.Vars{"version": "plangate-gc " + version.String()})
 	switch {
 	case done:
 		return nil
 	case err != nil:
-		return &usageError{err: err}
+		return &usageError{err: cliparse.Translate(err)}
 	}
-	return kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr})
+	return kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, args: args, cli: &c, isTerminal: isTerminal})
+}
+
+// format resolves --format and its alias --json.
+func (c *cli) format() (render.Format, error) {
+	switch c.Format {
+	case "":
+		if c.JSON {
+			return render.FormatJSON, nil
+		}
+		return render.FormatText, nil
+	case "text", "json", "findings", "artifact":
+		if c.JSON && c.Format != "json" {
+			return "", fmt.Errorf("--json is --format json, but --format %s was given too; use one of them", c.Format)
+		}
+		return render.Format(c.Format), nil
+	}
+	return "", fmt.Errorf("--format must be text, json, findings or artifact, not %q", c.Format)
 }
 
 // Run judges every document of the input stream.
-func (j *judgeCmd) Run(e *env) error {
+func (judgeCmd) Run(e *env) error {
+	format, err := e.cli.format()
+	if err != nil {
+		return &usageError{err: err}
+	}
 	in := e.stdin
-	if j.Input != "" {
-		f, err := os.Open(j.Input)
+	if e.cli.Input != "" {
+		f, err := os.Open(e.cli.Input)
 		if err != nil {
 			return fmt.Errorf("opening input: %w", err)
 		}
 		defer f.Close()
 		in = f
+	} else if e.isTerminal(in) {
+		fmt.Fprint(e.stderr, stdinHint)
 	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
-	err := pipeline.Run(in, out, e.stderr, pipeline.Options{JSON: j.JSON, Lang: render.Lang(j.Lang)})
+	err = pipeline.Run(in, out, e.stderr, pipeline.Options{Format: format, Lang: render.Lang(e.cli.Lang)})
 	// The documents completed before a read failure keep their output.
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = fmt.Errorf("writing output: %w", ferr)
@@ -92,23 +139,13 @@ func (j *judgeCmd) Run(e *env) error {
 	return err
 }
 
-// Run prints the embedded input schema.
-func (schemaCmd) Run(e *env) error {
-	_, err := e.stdout.Write(schemas.Input)
+// Run prints the embedded schema asked for.
+func (s schemaCmd) Run(e *env) error {
+	_, err := e.stdout.Write(schemas.ByName(s.Name))
 	return err
 }
 
-// version reports the module version and VCS revision from build info.
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "plangate-gc (unknown version)"
-	}
-	v := "plangate-gc " + bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" {
-			v += " " + s.Value
-		}
-	}
-	return v
+// Run prints the help of the root or of the named command, as --help does.
+func (h helpCmd) Run(e *env) error {
+	return run(e.ctx, e.stdin, e.stdout, e.stderr, append(append([]string{}, h.Command...), "--help"))
 }

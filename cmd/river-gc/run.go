@@ -14,6 +14,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/gate"
 	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
+	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/render"
 )
 
@@ -37,6 +38,8 @@ type cli struct {
 	EmitInventory bool     `name:"emit-inventory" help:"Write one plangate-gc input document per non-empty scope and exit."`
 	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only."`
 	Lang          string   `enum:"en,ja" default:"en" help:"Language of the human summary (en, ja)."`
+
+	Version kong.VersionFlag `help:"Print the version and exit."`
 }
 
 const description = `Deterministic garbage collection of River Review artifacts.
@@ -61,12 +64,13 @@ empty, or another --force run holds the lock), 2 config error.`
 // run parses and validates the flags, then runs river gc.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var c cli
-	_, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr))
+	_, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
+		kong.Vars{"version": "river-gc " + version.String()})
 	switch {
 	case done:
 		return nil
 	case err != nil:
-		return &configError{err: err}
+		return &configError{err: cliparse.Translate(err)}
 	}
 	cfg, err := c.config()
 	if err != nil {

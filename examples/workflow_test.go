@@ -1,0 +1,122 @@
+package examples
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	_ "github.com/plangate-gc/plangate-gc/internal/golden"
+)
+
+// actionlintPkg is the pinned linter: go install builds it into a temporary
+// directory (the module proxy or cache must serve it, else the test skips).
+const actionlintPkg = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
+
+// TestWorkflowLints runs actionlint over weekly-gc.yml.
+func TestWorkflowLints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: actionlint is built with go install")
+	}
+	gobin := t.TempDir()
+	install := exec.Command("go", "install", actionlintPkg)
+	install.Env = append(os.Environ(), "GOBIN="+gobin, "GOFLAGS=-mod=mod")
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Skipf("cannot build %s (no module proxy or cache?): %v\n%s", actionlintPkg, err, out)
+	}
+	lint := exec.Command(filepath.Join(gobin, "actionlint"), "-no-color", "-shellcheck=", "-pyflakes=", "weekly-gc.yml")
+	out, err := lint.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit) && exit.ExitCode() == 1:
+		t.Fatalf("actionlint found problems:\n%s", out)
+	default:
+		t.Fatalf("actionlint did not run: %v\n%s", err, out)
+	}
+}
+
+type workflow struct {
+	Permissions map[string]string `yaml:"permissions"`
+	Env         map[string]string `yaml:"env"`
+	Jobs        map[string]struct {
+		Steps []struct {
+			Name string            `yaml:"name"`
+			Uses string            `yaml:"uses"`
+			If   string            `yaml:"if"`
+			Run  string            `yaml:"run"`
+			With map[string]string `yaml:"with"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// TestWorkflowFollowsUpstreamLayout checks what a linter cannot: the
+// memory comes from and goes back to the riverbed-memory artifact, river-gc
+// is pinned and run with the flags of Part C, and failures open an issue.
+func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
+	data, err := os.ReadFile("weekly-gc.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf workflow
+	if err := yaml.Unmarshal(data, &wf); err != nil {
+		t.Fatal(err)
+	}
+	if wf.Permissions["issues"] != "write" || wf.Permissions["actions"] != "read" {
+		t.Errorf("permissions %v: want issues: write and actions: read", wf.Permissions)
+	}
+	if v := wf.Env["RIVER_GC_VERSION"]; !regexp.MustCompile(`^(v\d+\.\d+\.\d+|[0-9a-f]{40})$`).MatchString(v) {
+		t.Errorf("RIVER_GC_VERSION %q is not a release tag or a full commit", v)
+	}
+	pinned := regexp.MustCompile(`^[\w-]+/[\w-]+@(v\d+\.\d+\.\d+|[0-9a-f]{40})$`)
+	var downloads, uploads, issue int
+	var gcRun, install string
+	for _, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if s.Uses != "" && !pinned.MatchString(s.Uses) {
+				t.Errorf("step %q: %s is not pinned to an exact version or commit", s.Name, s.Uses)
+			}
+			switch {
+			case strings.HasPrefix(s.Uses, "actions/download-artifact@"):
+				if s.With["name"] == "riverbed-memory" && s.With["path"] == ".river/memory" && s.With["run-id"] != "" && s.With["github-token"] != "" {
+					downloads++
+				}
+			case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
+				if s.With["name"] == "riverbed-memory" && s.With["path"] == ".river/memory" {
+					uploads++
+				}
+				if s.With["path"] == "artifacts/gc-result.json" {
+					uploads++
+				}
+			case strings.HasPrefix(s.Uses, "actions/github-script@"):
+				if s.If == "failure()" && strings.Contains(s.With["script"], "issues.create") {
+					issue++
+				}
+			case strings.Contains(s.Run, "go install"):
+				install = s.Run
+			case strings.Contains(s.Run, "river-gc --force"):
+				gcRun = s.Run
+			}
+		}
+	}
+	if downloads != 1 || uploads != 2 || issue != 1 {
+		t.Errorf("downloads %d, uploads %d, issue steps %d: want 1, 2 (memory, result), 1", downloads, uploads, issue)
+	}
+	if !strings.Contains(install, "github.com/plangate-gc/plangate-gc/cmd/river-gc@${RIVER_GC_VERSION}") {
+		t.Errorf("river-gc is not installed at the pinned version: %q", install)
+	}
+	for _, flag := range []string{"--force", "--json", "--output-file artifacts/gc-result.json", `--summary-file "$GITHUB_STEP_SUMMARY"`} {
+		if !strings.Contains(strings.ReplaceAll(gcRun, "\\\n", " "), flag) {
+			t.Errorf("river-gc step lacks %s:\n%s", flag, gcRun)
+		}
+	}
+	if bytes.Contains(data, []byte("@latest")) || bytes.Contains(data, []byte("@main")) {
+		t.Error("something is pinned to a moving ref")
+	}
+}
