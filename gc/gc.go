@@ -3,36 +3,30 @@
 // way: scan → skill → sweep.
 //
 // gc decides nothing itself (the verdicts are skill's), words nothing
-// (render's job) and parses no flags (cmd/river-gc's job).
+// (package report's job) and parses no flags (cmd/river-gc's job). Every
+// file-system operation of a run is relative to one root descriptor
+// (Root), opened once (SPEC B2).
 package gc
 
 import (
 	"cmp"
+	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"golang.org/x/text/unicode/norm"
 
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 	"github.com/plangate-gc/plangate-gc/sweep"
 )
 
-// Mode is "dry-run" or "force", as seed 000 spells them.
-type Mode string
-
-// The two modes.
-const (
-	DryRun Mode = "dry-run"
-	Force  Mode = "force"
-)
-
 // Config is a validated river gc invocation.
 type Config struct {
-	Root      string
+	Root      *Root
 	Scopes    []skill.Scope // resolved, de-duplicated, in skill.Scopes() order
 	Retention skill.Retention
 	Now       int64
@@ -40,90 +34,153 @@ type Config struct {
 	Mode      Mode
 	// Metadata reads artifact metadata timestamps (--timestamp metadata).
 	Metadata bool
-	// Debug, when set, receives diagnostic lines (--debug).
-	Debug func(format string, args ...any)
-	// Progress, when set, is told how far deletion has come.
+	// Tracked protects the files of the git index; nil protects none
+	// (files named .gitkeep or .keep are protected regardless).
+	Tracked interface{ Contains(rel string) bool }
+	// OnFile and OnNote, when set, see every scanned file and every scan
+	// note (--debug).
+	OnFile func(scope skill.Scope, f scan.File)
+	OnNote func(scope skill.Scope, n scan.Note)
+	// explain makes judge record every file's verdict (Explain).
+	explain bool
+	// Scanned, when set, is told after each scope how many files have been
+	// scanned so far; Progress how far deletion has come.
+	Scanned  func(files int)
 	Progress func(done, total int)
 }
 
-// Error is one entry of errors[]: a file that could not be scanned or
-// deleted.
-type Error struct {
-	Path    string
-	Message string
-}
-
-// Removed is one entry of removed[]: removed in force mode, would be
-// removed in dry-run.
-type Removed struct {
-	Scope     skill.Scope
-	Path      string
-	SizeBytes uint64
-	Reason    skill.Reason
-}
-
-// ScopeOutcome is one scope's judgement and what it kept.
-type ScopeOutcome struct {
-	Scope     skill.Scope
-	Result    skill.Result
-	Kept      int
-	KeptBytes skill.Bytes
-}
-
-// Outcome is the whole run, in the orders of SPEC Part B.
-type Outcome struct {
-	Mode    Mode
-	Scopes  []ScopeOutcome
-	Removed []Removed // sorted by path
-	Errors  []Error   // sorted by path, then message
-}
+// ErrInterrupted means the run was stopped by a signal while scanning,
+// before anything was deleted.
+var ErrInterrupted = fserr.ErrInterrupted
 
 // ErrLocked means another --force run holds the root; nothing was changed.
 var ErrLocked = sweep.ErrLocked
 
 // Run executes river gc. In force mode it holds the root's lock for the
 // whole run; the error is ErrLocked (wrapped) or a failure to lock. Per-file
-// problems are Outcome.Errors, never an error.
-func Run(cfg Config) (Outcome, error) {
+// problems are Outcome.Errors, never an error. When ctx is cancelled
+// (SIGINT, SIGTERM) no further deletion is attempted and Outcome.Errors
+// says how many were not; what was deleted is in Outcome.Removed.
+func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
-		unlock, err := sweep.Lock(cfg.Root)
+		unlock, err := sweep.Lock(cfg.Root.Path)
 		if err != nil {
 			return Outcome{}, err
 		}
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}
-	out := Outcome{Mode: cfg.Mode}
-	guards := hardGuards(cfg.Root)
-	var targets []sweep.Target
-	for _, scope := range cfg.Scopes {
-		inv, scanned, errs := inventory(cfg, scope, guards)
-		out.Errors = append(out.Errors, errs...)
-		res, err := skill.Judge(inv)
-		if err != nil {
-			return Outcome{}, fmt.Errorf("judging scope %s: %w", scope, err)
-		}
-		so := ScopeOutcome{Scope: scope, Result: res, Kept: res.Counts.Keep, KeptBytes: res.KeptBytes}
-		out.Scopes = append(out.Scopes, so)
-		for _, d := range res.Removed {
-			f := scanned[d.Path]
-			out.Removed = append(out.Removed, Removed{Scope: scope, Path: d.Path, SizeBytes: d.SizeBytes, Reason: d.Reason})
-			targets = append(targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs})
+	j, err := judge(ctx, cfg)
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := j.out
+	if cfg.Mode == Force && len(j.targets) > 0 {
+		if ctx.Err() != nil {
+			out.interrupted(len(j.targets))
+		} else {
+			rep := sweep.Delete(cfg.Root.Path, j.targets, sweep.Options{Progress: cfg.Progress})
+			out.apply(rep)
 		}
 	}
-	if cfg.Mode == Force && len(targets) > 0 {
-		rep := sweep.Delete(cfg.Root, targets, sweep.Options{Progress: cfg.Progress})
-		out.apply(rep, cfg.Debug)
-	}
-	slices.SortFunc(out.Removed, func(a, b Removed) int { return strings.Compare(a.Path, b.Path) })
-	slices.SortFunc(out.Errors, func(a, b Error) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
-	})
+	out.sort()
 	return out, nil
 }
 
+// judgement is a judged run before any deletion.
+type judgement struct {
+	out     Outcome
+	targets []sweep.Target
+	files   map[string]fileVerdict // every scanned path (for --explain)
+}
+
+// fileVerdict is what happened to one scanned file.
+type fileVerdict struct {
+	scope    skill.Scope
+	file     scan.File
+	verdict  Verdict
+	decision skill.Decision
+}
+
+// judge scans and judges every scope.
+func judge(ctx context.Context, cfg Config) (judgement, error) {
+	j := judgement{out: Outcome{Mode: cfg.Mode}, files: map[string]fileVerdict{}}
+	guards, warnings := singleSources(cfg.Root, cfg.Scopes)
+	j.out.Warnings = warnings
+	var all []string // every judged path, for unused excludes
+	total := 0
+	for _, scope := range cfg.Scopes {
+		if err := ctx.Err(); err != nil {
+			return j, ErrInterrupted
+		}
+		sc := scanScope(cfg, scope, guards)
+		j.out.Errors = append(j.out.Errors, sc.errs...)
+		res, err := skill.Judge(sc.input)
+		if err != nil {
+			return j, fmt.Errorf("judging scope %s: %w", scope, err)
+		}
+		so := ScopeOutcome{Scope: scope, Result: res, Sources: sc.sources,
+			Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: len(sc.tracked)}}
+		removed := make(map[string]bool, len(res.Removed))
+		for _, d := range res.Removed {
+			f := sc.byPath[d.Path]
+			removed[d.Path] = true
+			j.out.Removed = append(j.out.Removed, Removed{Scope: scope, Path: d.Path, SizeBytes: d.SizeBytes,
+				Reason: d.Reason, Timestamp: f.Timestamp, Source: f.TimestampSource, Decision: d})
+			j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs})
+		}
+		// keptSummary counts every regular file not removed: what the
+		// engine kept, what it could not judge, and the tracked files it
+		// never saw.
+		for _, f := range sc.files {
+			if !removed[f.Path] {
+				so.Kept++
+				so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
+			}
+		}
+		j.classify(scope, sc, res, cfg)
+		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
+		j.out.Scopes = append(j.out.Scopes, so)
+		for _, e := range sc.input.Paths {
+			all = append(all, norm.NFC.String(e.Path))
+		}
+		total += len(sc.files)
+		if cfg.Scanned != nil {
+			cfg.Scanned(total)
+		}
+	}
+	j.out.Warnings = append(j.out.Warnings, unusedExcludes(cfg.Excludes, all)...)
+	return j, nil
+}
+
+// interrupted records that n deletions were not attempted.
+func (o *Outcome) interrupted(n int) {
+	o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpDelete, Path: ".", Err: &fserr.InterruptedError{NotAttempted: n}})
+	o.unremove(func(Removed) bool { return true })
+}
+
+// unremove moves the removals for which keep is true back to kept: they
+// were not deleted.
+func (o *Outcome) unremove(keep func(Removed) bool) {
+	done := o.Removed[:0]
+	for _, r := range o.Removed {
+		if !keep(r) {
+			done = append(done, r)
+			continue
+		}
+		for i := range o.Scopes {
+			if o.Scopes[i].Scope == r.Scope {
+				o.Scopes[i].Kept++
+				o.Scopes[i].KeptBytes = o.Scopes[i].KeptBytes.Add(r.SizeBytes)
+			}
+		}
+	}
+	o.Removed = done
+}
+
 // apply narrows removed[] to what was actually deleted; a file that could
-// not be deleted is still there, so it counts as kept.
-func (o *Outcome) apply(rep sweep.Report, debug func(string, ...any)) {
+// not be deleted is still there, so it counts as kept; a file already gone
+// is neither.
+func (o *Outcome) apply(rep sweep.Report) {
 	deleted := map[string]bool{}
 	for _, p := range rep.Deleted {
 		deleted[p] = true
@@ -131,116 +188,56 @@ func (o *Outcome) apply(rep sweep.Report, debug func(string, ...any)) {
 	gone := map[string]bool{}
 	for _, p := range rep.Gone {
 		gone[p] = true
-		if debug != nil {
-			debug("already gone, skipped: %s", p)
-		}
 	}
 	for _, e := range rep.Errors {
-		o.Errors = append(o.Errors, Error{Path: e.Path, Message: e.Message})
+		o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpDelete, Path: e.Path, Err: fmt.Errorf("%s", e.Message)})
 	}
-	done := o.Removed[:0]
-	for _, r := range o.Removed {
-		switch {
-		case deleted[r.Path]:
-			done = append(done, r)
-		case !gone[r.Path]:
-			for i := range o.Scopes {
-				if o.Scopes[i].Scope == r.Scope {
-					o.Scopes[i].Kept++
-					o.Scopes[i].KeptBytes = o.Scopes[i].KeptBytes.Add(r.SizeBytes)
-				}
-			}
-		}
-	}
-	o.Removed = done
+	o.unremove(func(r Removed) bool { return !deleted[r.Path] && !gone[r.Path] })
+	o.Removed = slices.DeleteFunc(o.Removed, func(r Removed) bool { return gone[r.Path] })
+}
+
+// sort puts removed[], warnings[] and errors[] in their documented orders.
+func (o *Outcome) sort() {
+	slices.SortFunc(o.Removed, func(a, b Removed) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortStableFunc(o.Warnings, func(a, b Warning) int {
+		return cmp.Or(cmp.Compare(warningRank(a.Kind), warningRank(b.Kind)),
+			cmp.Compare(scopeRank(a.Scope), scopeRank(b.Scope)), strings.Compare(a.Path, b.Path))
+	})
+	slices.SortFunc(o.Errors, func(a, b *fserr.Error) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(string(a.Op), string(b.Op)),
+			strings.Compare(a.Err.Error(), b.Err.Error()))
+	})
+}
+
+func warningRank(k WarningKind) int { return slices.Index(WarningKinds(), k) }
+
+func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
+
+// WarningKinds returns river gc's warning kinds in output order.
+func WarningKinds() []WarningKind {
+	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnUnusedExclude,
+		WarnUnjudgeableName, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnRestored}
 }
 
 // Inventories returns the skill input document of every scope that has at
 // least one entry (--emit-inventory), with the scan errors.
-func Inventories(cfg Config) ([]skill.Input, []Error) {
+func Inventories(cfg Config) ([]skill.Input, []*fserr.Error) {
 	var docs []skill.Input
-	var errs []Error
-	guards := hardGuards(cfg.Root)
+	var errs []*fserr.Error
+	guards, _ := singleSources(cfg.Root, cfg.Scopes)
 	for _, scope := range cfg.Scopes {
-		inv, _, e := inventory(cfg, scope, guards)
-		errs = append(errs, e...)
-		if len(inv.Paths) > 0 {
-			docs = append(docs, inv)
+		sc := scanScope(cfg, scope, guards)
+		errs = append(errs, sc.errs...)
+		if len(sc.input.Paths) > 0 {
+			docs = append(docs, sc.input)
 		}
 	}
 	return docs, errs
 }
 
-// maxSize is the largest size and timestamp magnitude the engine accepts
-// (SPEC A2: 2^53−1).
-const maxSize = 1<<53 - 1
-
-// hardGuards returns the built-in single sources, plus, for each of them
-// that is a symlink (artifacts/evals/latest → run-42), the path it points
-// to inside the root: seed 000 protects "the current run", not just the
-// link, and scanning artifacts/evals/ would otherwise list run-42's files.
-// Resolving only reads links; a target outside the root is never scanned
-// anyway and is ignored.
-func hardGuards(root string) []string {
-	var gs []string
-	realRoot, rootErr := filepath.EvalSymlinks(root)
-	for _, s := range skill.Scopes() {
-		src := s.SingleSource()
-		if src == "" {
-			continue
-		}
-		gs = append(gs, src)
-		link := filepath.Join(root, filepath.FromSlash(src))
-		if st, err := os.Lstat(link); rootErr != nil || err != nil || st.Mode()&os.ModeSymlink == 0 {
-			continue
-		}
-		target, err := filepath.EvalSymlinks(link)
-		if err != nil {
-			continue
-		}
-		if rel, err := filepath.Rel(realRoot, target); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") {
-			gs = append(gs, filepath.ToSlash(rel))
-		}
-	}
-	return gs
-}
-
-// inventory scans one scope and builds its engine input with the given
-// hard guards (SPEC Part B).
-func inventory(cfg Config, scope skill.Scope, guards []string) (skill.Input, map[string]scan.File, []Error) {
-	// For now the root is opened per scope here; the one-root rewiring
-	// (SPEC B2) is the lead's.
-	rootfd, err := unix.Open(cfg.Root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return skill.Input{Scope: scope}, nil, []Error{{Path: ".", Message: "cannot open root directory: " + err.Error()}}
-	}
-	defer unix.Close(rootfd)
-	res := scan.Scan(rootfd, scope, scan.Options{Metadata: cfg.Metadata})
-	in := skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards}
-	byPath := make(map[string]scan.File, len(res.Files))
-	var errs []Error
-	for _, f := range res.Files {
-		switch { // only odd file systems get here; the engine could not take them
-		case f.Size > maxSize:
-			errs = append(errs, Error{Path: f.Path, Message: "size exceeds 2^53-1 bytes; not judged"})
-			continue
-		case f.Timestamp > maxSize || f.Timestamp < -maxSize:
-			errs = append(errs, Error{Path: f.Path, Message: "timestamp beyond ±(2^53-1) seconds; not judged"})
-			continue
-		}
-		byPath[f.Path] = f
-		in.Paths = append(in.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
-		if cfg.Debug != nil {
-			cfg.Debug("%s: %s timestamp %d, %d bytes", f.Path, f.TimestampSource, f.Timestamp, f.Size)
-		}
-	}
-	if cfg.Debug != nil {
-		for _, n := range res.Notes {
-			cfg.Debug("%s: %s", n.Path, scanNote(scope, n))
-		}
-	}
-	for _, e := range res.Errors {
-		errs = append(errs, Error{Path: e.Path, Message: scanMessage(e)})
-	}
-	return in, byPath, errs
+// keepName reports whether a base name is a placeholder that is protected
+// everywhere (SPEC B2).
+func keepName(p string) bool {
+	b := path.Base(p)
+	return b == ".gitkeep" || b == ".keep"
 }

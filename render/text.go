@@ -64,6 +64,10 @@ func line(b []byte, prefix, text string) []byte {
 
 func msg(lang Lang, key string, args ...any) string { return printer(lang).Sprintf(key, args...) }
 
+// Message words the catalog entry key in lang. Every argument must be a
+// pre-formatted string, so that digits are never grouped.
+func Message(lang Lang, key string, args ...any) string { return msg(lang, key, args...) }
+
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // WarningMessage words a warning without its "[severity=major]" tag.

@@ -1,12 +1,14 @@
 package main
 
 import (
-	"os"
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 	"github.com/plangate-gc/plangate-gc/jsonnum"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -15,16 +17,35 @@ import (
 // config validates every flag before anything is scanned (seed 000: "these
 // errors are caught before any skill runs"). The clock is read here and
 // only when --now is absent.
-func (c *cli) config() (gc.Config, error) {
+//
+// set holds the flags given on the command line: an empty value given
+// explicitly is a config error, never "unset" (SPEC B2), so a blank CI
+// variable cannot quietly switch to the clock or to stdout.
+func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	var cfg gc.Config
+	for _, f := range []struct {
+		name, value string
+	}{{"retention-days", c.RetentionDays}, {"max-entries", c.MaxEntries}, {"max-size-mb", c.MaxSizeMb},
+		{"now", c.Now}, {"output-file", c.OutputFile}, {"root", c.Root}, {"summary-file", c.SummaryFile}} {
+		if set[f.name] && strings.TrimSpace(f.value) == "" {
+			return cfg, configErrorf("--%s: empty value; give one or leave the flag out", f.name)
+		}
+	}
+	for _, list := range []struct {
+		name   string
+		values []string
+	}{{"scope", c.Scope}, {"exclude", c.Exclude}} {
+		for _, v := range list.values {
+			if v == "" {
+				return cfg, configErrorf("--%s: empty value; give one or leave the flag out", list.name)
+			}
+		}
+	}
 	if c.Quiet && c.Debug {
 		return cfg, configErrorf("--quiet and --debug are mutually exclusive")
 	}
 	if c.OutputFile != "" && !c.JSON {
 		return cfg, configErrorf("--output-file needs --json")
-	}
-	if st, err := os.Stat(c.OutputFile); c.OutputFile != "" && err == nil && st.IsDir() {
-		return cfg, configErrorf("--output-file %q is a directory", c.OutputFile)
 	}
 	scopes, err := resolveScopes(c.Scope)
 	if err != nil {
@@ -43,6 +64,9 @@ func (c *cli) config() (gc.Config, error) {
 		return cfg, configErrorf("--max-size-mb %q: want a number > 0", c.MaxSizeMb)
 	}
 	for _, p := range c.Exclude {
+		if strings.Contains(p, ",") && gitignore.Validate(p) != nil {
+			return cfg, &configError{err: cliparse.ListHint("--exclude", p)}
+		}
 		if err := gitignore.Validate(p); err != nil {
 			return cfg, configErrorf("--exclude: %w", err)
 		}
@@ -54,15 +78,20 @@ func (c *cli) config() (gc.Config, error) {
 			return cfg, configErrorf("--now %q: want an RFC 3339 timestamp from 1970 on, such as 2025-11-29T00:00:00Z", c.Now)
 		}
 	}
-	if st, err := os.Stat(c.Root); err != nil || !st.IsDir() {
-		return cfg, configErrorf("--root %q: not an existing directory", c.Root)
+	root, err := gc.OpenRoot(cmp.Or(c.Root, "."), set["root"])
+	if err != nil {
+		return cfg, rootError(err)
+	}
+	if err := checkOutputFiles(root, c.OutputFile, c.SummaryFile); err != nil {
+		root.Close()
+		return cfg, err
 	}
 	mode := gc.DryRun
 	if c.Force && !c.DryRun {
 		mode = gc.Force
 	}
 	return gc.Config{
-		Root:      c.Root,
+		Root:      root,
 		Scopes:    scopes,
 		Retention: skill.Retention{Days: days, MaxEntries: entries, MaxSizeMb: size},
 		Now:       now,
@@ -87,6 +116,8 @@ func resolveScopes(given []string) ([]skill.Scope, error) {
 			}
 		case skill.Scope(s).Valid():
 			want[skill.Scope(s)] = true
+		case strings.Contains(s, ","):
+			return nil, &configError{err: cliparse.ListHint("--scope", s)}
 		default:
 			return nil, configErrorf("--scope %q: want memory, evals, review-artifacts, tmp or all", s)
 		}

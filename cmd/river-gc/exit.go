@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/plangate-gc/plangate-gc/gc"
+
 	"errors"
 	"fmt"
 	"io"
@@ -36,4 +38,20 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "river gc: %v\n", err)
 		return 1
 	}
+}
+
+// rootError words a root that could not be opened or holds neither
+// .river/ nor artifacts/ (SPEC B2: a config error, nothing touched).
+func rootError(err error) error {
+	var re *gc.RootError
+	if !errors.As(err, &re) {
+		return &configError{err: err}
+	}
+	switch {
+	case !errors.Is(err, gc.ErrNoRoot):
+		return configErrorf("--root %q: not an existing directory", re.Path)
+	case re.Explicit:
+		return configErrorf("--root %q holds neither .river/ nor artifacts/: not a River Review repository root", re.Path)
+	}
+	return configErrorf("no River Review repository root (a directory holding .river/ or artifacts/) in %s or above it; run from the repository or pass --root", re.Path)
 }

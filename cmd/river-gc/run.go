@@ -16,6 +16,9 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/render"
+	"github.com/plangate-gc/plangate-gc/report"
+	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // cli holds seed 000's flags plus SPEC Part B's additions. Numbers are
@@ -34,7 +37,10 @@ type cli struct {
 	OutputFile    string   `name:"output-file" placeholder:"PATH" help:"Write the --json result to PATH atomically instead of stdout."`
 	Quiet         bool     `help:"Suppress the human-readable summary (errors still go to stderr)."`
 	Debug         bool     `help:"Verbose stderr logging."`
-	Root          string   `default:"." placeholder:"DIR" help:"Repository root that all scopes are relative to."`
+	Root          string   `placeholder:"DIR" help:"Repository root that all scopes are relative to (default: the nearest directory upward holding .river/ or artifacts/)."`
+	SummaryFile   string   `name:"summary-file" placeholder:"PATH" help:"Append the Markdown summary to PATH (e.g. $$GITHUB_STEP_SUMMARY)."`
+	Verbose       bool     `help:"List every removal in the summary (a terminal otherwise gets the first ones and a count)."`
+	Explain       []string `sep:"none" placeholder:"PATH" help:"Explain the verdict for PATH (repeatable); deletes nothing."`
 	EmitInventory bool     `name:"emit-inventory" help:"Write one plangate-gc input document per non-empty scope and exit."`
 	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only."`
 	Lang          string   `enum:"en,ja" default:"en" help:"Language of the human summary (en, ja)."`
@@ -64,7 +70,7 @@ empty, or another --force run holds the lock), 2 config error.`
 // run parses and validates the flags, then runs river gc.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var c cli
-	_, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
+	kctx, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
 		kong.Vars{"version": "river-gc " + version.String()})
 	switch {
 	case done:
@@ -72,17 +78,23 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	case err != nil:
 		return &configError{err: cliparse.Translate(err)}
 	}
-	cfg, err := c.config()
+	cfg, err := c.config(setFlags(kctx))
 	if err != nil {
 		return err
 	}
+	defer cfg.Root.Close()
 	return c.execute(ctx, cfg, stdout, stderr)
 }
 
 // execute runs the configured river gc and writes its outputs.
-func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
+func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
 	if c.Debug {
-		cfg.Debug = func(format string, args ...any) { fmt.Fprintf(stderr, "debug: "+format+"\n", args...) }
+		cfg.OnFile = func(_ skill.Scope, f scan.File) {
+			fmt.Fprintf(stderr, "debug: %s: %s timestamp %d, %d bytes\n", f.Path, f.TimestampSource, f.Timestamp, f.Size)
+		}
+		cfg.OnNote = func(scope skill.Scope, n scan.Note) {
+			fmt.Fprintf(stderr, "debug: %s: %s\n", n.Path, report.NoteText(scope, n))
+		}
 	}
 	if c.EmitInventory {
 		docs, errs := gc.Inventories(cfg)
@@ -91,7 +103,7 @@ func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer
 				return err
 			}
 		}
-		if err := render.Errors(stderr, errs); err != nil {
+		if err := report.Errors(stderr, errs); err != nil {
 			return err
 		}
 		if len(errs) > 0 {
@@ -105,7 +117,7 @@ func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer
 		progress = true
 		cfg.Progress = func(done, total int) { fmt.Fprintf(stderr, "\rdeleting %d/%d", done, total) }
 	}
-	out, err := gc.Run(cfg)
+	out, err := gc.Run(ctx, cfg)
 	if progress {
 		fmt.Fprint(stderr, "\r\033[K")
 	}
@@ -119,17 +131,17 @@ func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer
 		if c.JSON {
 			summaryTo = stderr
 		}
-		if err := render.Summary(summaryTo, out, cfg.Retention, cfg.Now, render.Lang(c.Lang)); err != nil {
+		if err := report.Summary(summaryTo, out, cfg.Retention, cfg.Now, render.Lang(c.Lang)); err != nil {
 			return err
 		}
 	}
 	// Errors always go to stderr too (seed 000: "Errors still go to stderr").
-	if err := render.Errors(stderr, out.Errors); err != nil {
+	if err := report.Errors(stderr, out.Errors); err != nil {
 		return err
 	}
 	if c.JSON {
 		var buf bytes.Buffer
-		if err := render.GCJSON(&buf, out, cfg.Retention); err != nil {
+		if err := report.GCJSON(&buf, out, cfg.Retention); err != nil {
 			return err
 		}
 		if c.OutputFile != "" {
@@ -144,6 +156,17 @@ func (c *cli) execute(_ context.Context, cfg gc.Config, stdout, stderr io.Writer
 		return errRuntime
 	}
 	return nil
+}
+
+// setFlags returns the names of the flags given on the command line.
+func setFlags(kctx *kong.Context) map[string]bool {
+	set := map[string]bool{}
+	for _, p := range kctx.Path {
+		if p.Flag != nil {
+			set[p.Flag.Name] = true
+		}
+	}
+	return set
 }
 
 // writeAtomically writes data to path through a temporary file in the same
@@ -168,6 +191,11 @@ func writeAtomically(path string, data []byte) error {
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		// Checked again at the last moment: what appeared at path since
+		// the flags were validated is not ours to replace.
+		err = checkRegularOrAbsent(path)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)

@@ -150,3 +150,15 @@ func Printable(p string) string {
 	}
 	return b.String()
 }
+
+// InterruptedError is the one errors[] entry of a --force run stopped by
+// SIGINT or SIGTERM: NotAttempted deletions were never tried. It wraps
+// ErrInterrupted.
+type InterruptedError struct{ NotAttempted int }
+
+func (e *InterruptedError) Error() string {
+	return fmt.Sprintf("%v: %d deletions not attempted", ErrInterrupted, e.NotAttempted)
+}
+
+// Unwrap returns ErrInterrupted.
+func (e *InterruptedError) Unwrap() error { return ErrInterrupted }

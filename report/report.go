@@ -1,4 +1,8 @@
-package render
+// Package report words river gc's outcome for people and machines: the
+// human summary (ja/en, from render's one catalog), the JSON result of seed
+// 000 with SPEC B3's additions, and the errors on stderr. It decides
+// nothing; gc hands it data.
+package report
 
 import (
 	"bytes"
@@ -13,6 +17,8 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -22,14 +28,14 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	b := []byte(`{"version":"1","mode":"` + string(o.Mode) + `","scopes":[`)
 	for i, s := range o.Scopes {
 		b = comma(b, i)
-		b = AppendString(b, string(s.Scope))
+		b = render.AppendString(b, string(s.Scope))
 	}
 	b = append(b, `],"retention":{"days":`+r.Days.Literal+`,"maxEntries":`+r.MaxEntries.Literal+
 		`,"maxSizeMb":`+r.MaxSizeMb.Literal+`},"removed":[`...)
 	for i, rm := range o.Removed {
 		b = comma(b, i)
 		b = append(b, `{"path":`...)
-		b = AppendString(b, rm.Path)
+		b = render.AppendString(b, rm.Path)
 		b = append(b, `,"sizeBytes":`...)
 		b = strconv.AppendUint(b, rm.SizeBytes, 10)
 		b = append(b, `,"reason":"`+string(rm.Reason)+`"}`...)
@@ -37,16 +43,16 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	b = append(b, `],"keptSummary":{`...)
 	for i, s := range o.Scopes {
 		b = comma(b, i)
-		b = AppendString(b, string(s.Scope))
+		b = render.AppendString(b, string(s.Scope))
 		b = append(b, `:{"count":`+strconv.Itoa(s.Kept)+`,"sizeBytes":`+s.KeptBytes.String()+`}`...)
 	}
 	b = append(b, `},"errors":[`...)
 	for i, e := range o.Errors {
 		b = comma(b, i)
 		b = append(b, `{"path":`...)
-		b = AppendString(b, e.Path)
+		b = render.AppendString(b, e.Path)
 		b = append(b, `,"message":`...)
-		b = AppendString(b, e.Message)
+		b = render.AppendString(b, ErrorText(e))
 		b = append(b, '}')
 	}
 	b = append(b, "]}"...)
@@ -62,8 +68,8 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 // Summary writes river gc's human summary: the per-scope table, the
 // removed (or would-remove) list with reasons, the engine's warnings and
 // questions, and the errors.
-func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang Lang) error {
-	p := printer(lang)
+func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang render.Lang) error {
+	p := printer{lang}
 	var b bytes.Buffer
 	b.WriteString(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
@@ -97,10 +103,10 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang Lang)
 	}
 	for _, s := range o.Scopes {
 		for _, wa := range s.Result.Warnings {
-			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCWarning), s.Scope, displayPath(WarningMessage(wa, s.Scope, lang)))
+			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCWarning), s.Scope, displayPath(render.WarningMessage(wa, s.Scope, lang)))
 		}
 		for _, q := range s.Result.Questions {
-			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCQuestion), s.Scope, QuestionMessage(q, s.Scope, lang))
+			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCQuestion), s.Scope, render.QuestionMessage(q, s.Scope, lang))
 		}
 	}
 	if len(o.Errors) > 0 {
@@ -111,10 +117,10 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang Lang)
 }
 
 // Errors writes river gc's errors[] for stderr, one per line.
-func Errors(w io.Writer, errs []gc.Error) error {
+func Errors(w io.Writer, errs []*fserr.Error) error {
 	var b bytes.Buffer
 	for _, e := range errs {
-		fmt.Fprintf(&b, "river gc: error: %s: %s\n", displayPath(e.Path), e.Message)
+		fmt.Fprintf(&b, "river gc: error: %s: %s\n", displayPath(e.Path), ErrorText(e))
 	}
 	_, err := w.Write(b.Bytes())
 	return err
@@ -166,3 +172,29 @@ func HumanBytes(digits string) string {
 	}
 	return strconv.FormatFloat(n, 'f', 1, 64) + " " + units[i]
 }
+
+// printer words catalog entries in one language.
+type printer struct{ lang render.Lang }
+
+func (p printer) Sprintf(key string, args ...any) string { return render.Message(p.lang, key, args...) }
+
+func comma(b []byte, i int) []byte {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	return b
+}
+
+// Catalog keys of river gc's summary (the texts are in render's catalog).
+const (
+	keyGCHeader      = "gc-header"
+	keyGCScope       = "gc-scope"
+	keyGCKept        = "gc-kept"
+	keyGCSize        = "gc-size"
+	keyGCRemoved     = "gc-removed"
+	keyGCRemovedList = "gc-removed-list"
+	keyGCWouldRemove = "gc-would-remove"
+	keyGCWarning     = "gc-warning"
+	keyGCQuestion    = "gc-question"
+	keyGCErrors      = "gc-errors"
+)

@@ -1,4 +1,4 @@
-package gc
+package report
 
 import (
 	"errors"
@@ -10,12 +10,8 @@ import (
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
-// Stopgap until the report catalog words scan's typed errors and notes:
-// these reproduce river gc's earlier English messages exactly, so that
-// errors[] and --debug output do not change with the typed scan API.
-
-// scanMessage words a scan error for errors[].
-func scanMessage(e *fserr.Error) string {
+// ErrorText words a typed file-system error for errors[] and stderr.
+func ErrorText(e *fserr.Error) string {
 	if errors.Is(e.Err, fserr.ErrNotUTF8) {
 		if e.Op == fserr.OpOpenDir {
 			return "directory name is not valid UTF-8; not descended"
@@ -24,6 +20,8 @@ func scanMessage(e *fserr.Error) string {
 	}
 	what := string(e.Op)
 	switch e.Op {
+	case fserr.OpDelete:
+		return e.Err.Error()
 	case fserr.OpOpenRoot:
 		what = "cannot open root directory"
 	case fserr.OpOpenDir:
@@ -36,8 +34,8 @@ func scanMessage(e *fserr.Error) string {
 	return what + ": " + fsmsg.ErrText(e.Err)
 }
 
-// scanNote words a scan note for --debug.
-func scanNote(scope skill.Scope, n scan.Note) string {
+// NoteText words a scan note for --debug.
+func NoteText(scope skill.Scope, n scan.Note) string {
 	kind := fsmsg.Kind(uint32(n.FileKind))
 	dir := "" // the scope directory a missing or odd parent stands for
 	for _, d := range scope.Dirs() {

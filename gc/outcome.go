@@ -1,0 +1,147 @@
+package gc
+
+import (
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// Mode is "dry-run" or "force", as seed 000 spells them.
+type Mode string
+
+// The two modes.
+const (
+	DryRun Mode = "dry-run"
+	Force  Mode = "force"
+)
+
+// Removed is one entry of removed[]: removed in force mode, would be
+// removed in dry-run, with the evidence that decided it.
+type Removed struct {
+	Scope     skill.Scope
+	Path      string
+	SizeBytes uint64
+	Reason    skill.Reason
+	// Timestamp is the epoch second the file was judged by, and Source
+	// where it came from (metadata, run or mtime).
+	Timestamp int64
+	Source    scan.TimestampSource
+	// Decision is the engine's verdict with its evidence (MtimeAge for
+	// age, Rank for count, Cumulative for size).
+	Decision skill.Decision
+}
+
+// Protected counts the files a scope kept because a rule protects them,
+// whatever their age (SPEC B3).
+type Protected struct {
+	// HardGuarded: the built-in single sources and what their symlinks
+	// point to.
+	HardGuarded int
+	// Excluded: matched by --exclude.
+	Excluded int
+	// Tracked: tracked in the git index, or named .gitkeep or .keep.
+	Tracked int
+}
+
+// Sources counts where the timestamps of a scope's files came from.
+type Sources struct{ Metadata, Run, Mtime int }
+
+// ScopeOutcome is one scope's judgement and what it kept.
+type ScopeOutcome struct {
+	Scope  skill.Scope
+	Result skill.Result
+	// Kept and KeptBytes are keptSummary: every regular file of the scope
+	// that was not removed (protected, unjudgeable and changed files
+	// included).
+	Kept      int
+	KeptBytes skill.Bytes
+	Protected Protected
+	Sources   Sources
+}
+
+// WarningKind names one of river gc's own warnings (SPEC B2, B3): each is
+// something the user can act on.
+type WarningKind string
+
+// The warning kinds, in output order.
+const (
+	// WarnDanglingSingleSource: a single source (artifacts/evals/latest)
+	// is a symlink to nothing. Path is the link, Target its text.
+	WarnDanglingSingleSource WarningKind = "dangling-single-source"
+	// WarnSingleSourceOutsideRoot: a single source points outside the
+	// root, so it protects nothing here. Path, Target.
+	WarnSingleSourceOutsideRoot WarningKind = "single-source-outside-root"
+	// WarnUnusedExclude: an --exclude pattern matched no file of the
+	// selected scopes. Path is the pattern.
+	WarnUnusedExclude WarningKind = "unused-exclude"
+	// WarnUnjudgeableName: N files of Scope have names the engine cannot
+	// judge (e.g. containing a backslash); they are kept. Path is the
+	// first.
+	WarnUnjudgeableName WarningKind = "unjudgeable-name"
+	// WarnFutureTimestamp: N files of Scope have a timestamp after --now;
+	// they are kept. Path is the first.
+	WarnFutureTimestamp WarningKind = "future-timestamp"
+	// WarnAggressive: Scope would remove N of Total files (> 80%).
+	WarnAggressive WarningKind = "aggressive"
+	// WarnUnprotectedDelete: N files were deleted without the
+	// rename-then-check protection (name too long for the private name,
+	// or a file system without renameat2). Path is the first.
+	WarnUnprotectedDelete WarningKind = "unprotected-delete"
+	// WarnRestored: N files left under a private name by an interrupted
+	// run were put back. Path is the first.
+	WarnRestored WarningKind = "restored"
+)
+
+// Warning is one river gc warning. Which fields are set depends on Kind.
+type Warning struct {
+	Kind     WarningKind
+	Scope    skill.Scope
+	Path     string
+	Target   string
+	N, Total int
+}
+
+// Outcome is the whole run, in the orders of SPEC Part B.
+type Outcome struct {
+	Mode     Mode
+	Scopes   []ScopeOutcome
+	Removed  []Removed // sorted by path
+	Warnings []Warning // in WarningKind order, then scope, then path
+	// Errors is sorted by path, then operation; the report words them.
+	Errors []*fserr.Error
+}
+
+// Verdict is what river gc decided for one path (--explain).
+type Verdict string
+
+// The verdicts, one rule each.
+const (
+	VerdictRemove      Verdict = "remove"       // Removed holds reason and evidence
+	VerdictKeep        Verdict = "keep"         // within every retention limit
+	VerdictGuarded     Verdict = "guarded"      // a single source or its target
+	VerdictExcluded    Verdict = "excluded"     // matched --exclude (Pattern)
+	VerdictTracked     Verdict = "tracked"      // in the git index, or .gitkeep/.keep
+	VerdictUnjudgeable Verdict = "unjudgeable"  // a name the engine cannot judge
+	VerdictFuture      Verdict = "future"       // timestamp after --now
+	VerdictNotInScope  Verdict = "not-in-scope" // in none of the selected scopes
+	VerdictNotFound    Verdict = "not-found"    // no regular file at that path
+	VerdictError       Verdict = "error"        // could not be examined (Err)
+)
+
+// Explanation answers "why" for one path (--explain).
+type Explanation struct {
+	// Path is the path as asked, made root-relative.
+	Path    string
+	Scope   skill.Scope // "" for not-in-scope and not-found
+	Verdict Verdict
+	// SizeBytes, Timestamp and Source describe the file as scanned.
+	SizeBytes uint64
+	Timestamp int64
+	Source    scan.TimestampSource
+	// AgeDays is (now − Timestamp) div 86400.
+	AgeDays int64
+	// Decision is set for VerdictRemove.
+	Decision skill.Decision
+	// Err is set for VerdictError.
+	Err *fserr.Error
+}

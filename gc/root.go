@@ -1,0 +1,99 @@
+package gc
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
+)
+
+// Root is the repository root of one run: opened once, by path, at the
+// start (a symlink given as --root is followed then and never again);
+// every later operation is relative to FD (SPEC B2).
+type Root struct {
+	// Path is the root as given or discovered, for messages and for the
+	// lock; it is never used to reach a file.
+	Path string
+	// FD is an O_PATH descriptor of the root directory.
+	FD int
+}
+
+// ErrNoRoot means no River Review repository root was found: the
+// directory holds neither .river/ nor artifacts/.
+var ErrNoRoot = errors.New("not a River Review repository root")
+
+// RootError says why a root could not be used.
+type RootError struct {
+	// Path is the --root given, or the working directory searched from.
+	Path string
+	// Explicit is true for --root, false for the upward search.
+	Explicit bool
+	// Err is ErrNoRoot or the system error.
+	Err error
+}
+
+func (e *RootError) Error() string { return "root " + e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *RootError) Unwrap() error { return e.Err }
+
+// OpenRoot opens the run's root. With explicit, dir is the root and must
+// hold .river/ or artifacts/, so a mistyped --root does not give a green
+// job that did nothing. Otherwise the root is the nearest directory from
+// dir upward that holds one of them.
+func OpenRoot(dir string, explicit bool) (*Root, error) {
+	if explicit {
+		r, err := openRoot(dir)
+		if err != nil {
+			return nil, &RootError{Path: dir, Explicit: true, Err: err}
+		}
+		return r, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, &RootError{Path: dir, Err: err}
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if r, err := openRoot(d); err == nil {
+			if d == abs {
+				r.Path = dir // the working directory, as the user knows it
+			}
+			return r, nil
+		} else if !errors.Is(err, ErrNoRoot) {
+			return nil, &RootError{Path: d, Err: err}
+		}
+		if d == filepath.Dir(d) {
+			return nil, &RootError{Path: abs, Err: ErrNoRoot}
+		}
+	}
+}
+
+// openRoot opens dir and checks that it holds .river/ or artifacts/ as a
+// real directory.
+func openRoot(dir string) (*Root, error) {
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	for _, marker := range []string{".river", "artifacts"} {
+		var st unix.Stat_t
+		err := eintr.Retry(func() error { return unix.Fstatat(fd, marker, &st, unix.AT_SYMLINK_NOFOLLOW) })
+		if err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			return &Root{Path: dir, FD: fd}, nil
+		}
+	}
+	unix.Close(fd)
+	return nil, ErrNoRoot
+}
+
+// Close releases the root descriptor.
+func (r *Root) Close() error { return unix.Close(r.FD) }
+
+// RealPath is the kernel's absolute name of the opened root (symlinks
+// resolved), for comparing paths given on the command line.
+func (r *Root) RealPath() (string, error) { return fdPath(r.FD) }

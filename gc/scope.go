@@ -1,0 +1,106 @@
+package gc
+
+import (
+	"slices"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// maxSize is the largest size and timestamp magnitude the engine accepts
+// (SPEC A2: 2^53−1).
+const maxSize = 1<<53 - 1
+
+// scopeScan is one scope's scan turned into engine input.
+type scopeScan struct {
+	input   skill.Input
+	files   []scan.File          // every regular file found, judged or not
+	byPath  map[string]scan.File // the files handed to the engine
+	tracked []scan.File          // protected as tracked; never handed to the engine
+	sources Sources
+	errs    []*fserr.Error
+}
+
+// scanScope scans one scope and builds its engine input with the given
+// hard guards (SPEC Part B). Tracked files and .gitkeep/.keep placeholders
+// are set aside: they are kept whatever the policy says, so they neither
+// take a place in the count policy nor draw the engine's warnings about
+// guards. Files the engine could not take (beyond 2^53−1) are errors.
+func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
+	res := scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata})
+	sc := scopeScan{
+		input:  skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards},
+		byPath: make(map[string]scan.File, len(res.Files)),
+		errs:   res.Errors,
+	}
+	if cfg.OnNote != nil {
+		for _, n := range res.Notes {
+			cfg.OnNote(scope, n)
+		}
+	}
+	for _, f := range res.Files {
+		if cfg.OnFile != nil {
+			cfg.OnFile(scope, f)
+		}
+		switch {
+		case f.Size > maxSize || f.Timestamp > maxSize || f.Timestamp < -maxSize:
+			sc.errs = append(sc.errs, fserr.New(fserr.OpJudge, f.Path, fserr.ErrTooLarge))
+			continue
+		}
+		sc.files = append(sc.files, f)
+		switch f.TimestampSource {
+		case scan.SourceMetadata:
+			sc.sources.Metadata++
+		case scan.SourceRun:
+			sc.sources.Run++
+		default:
+			sc.sources.Mtime++
+		}
+		if keepName(f.Path) || (cfg.Tracked != nil && cfg.Tracked.Contains(f.Path)) {
+			sc.tracked = append(sc.tracked, f)
+			continue
+		}
+		sc.byPath[f.Path] = f
+		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
+	}
+	return sc
+}
+
+// engineWarnings keeps the engine's warnings a river gc user can act on,
+// in river gc's words, and adds one for names the engine could not judge.
+// Warnings about guards are dropped: river gc supplied those guards itself.
+func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning {
+	var ws []Warning
+	if first, n := unjudgeable(scope, sc.input.Paths); n > 0 {
+		ws = append(ws, Warning{Kind: WarnUnjudgeableName, Scope: scope, Path: first, N: n})
+	}
+	for _, w := range res.Warnings {
+		switch w.Kind {
+		case skill.WarnMtimeInconsistent:
+			ws = append(ws, Warning{Kind: WarnFutureTimestamp, Scope: scope, Path: w.First, N: w.N})
+		case skill.WarnAggressive:
+			ws = append(ws, Warning{Kind: WarnAggressive, Scope: scope, N: w.Remove, Total: w.Total})
+		}
+	}
+	return ws
+}
+
+// unjudgeable returns the first (byte order) and the number of paths the
+// engine counts as out of scope: names that are not canonical (such as
+// ones holding a backslash) or whose NFC form leaves the scope. They are
+// kept, and named so that nobody wonders where they went.
+func unjudgeable(scope skill.Scope, entries []skill.Entry) (first string, n int) {
+	var bad []string
+	for _, e := range entries {
+		if !skill.Canonical(e.Path) || !scope.InScope(norm.NFC.String(e.Path)) {
+			bad = append(bad, e.Path)
+		}
+	}
+	if len(bad) == 0 {
+		return "", 0
+	}
+	return slices.Min(bad), len(bad)
+}

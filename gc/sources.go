@@ -1,0 +1,128 @@
+package gc
+
+import (
+	"errors"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// singleSources returns the built-in single sources as hard guards, plus,
+// for each of them that is a symlink (artifacts/evals/latest → run-42),
+// the path it points to inside the root: seed 000 protects "the current
+// run", not just the link. A link that points nowhere or outside the root
+// protects nothing, so it is a warning (SPEC B2) for the selected scopes.
+// Only links are read; nothing is followed out of the root.
+func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
+	var gs []string
+	var ws []Warning
+	for _, s := range skill.Scopes() {
+		src := s.SingleSource()
+		if src == "" {
+			continue
+		}
+		gs = append(gs, src)
+		target, link, err := linkTarget(root, src)
+		switch {
+		case link == "":
+		case err == nil:
+			gs = append(gs, target)
+		case !slices.Contains(selected, s):
+		case errors.Is(err, unix.ENOENT):
+			ws = append(ws, Warning{Kind: WarnDanglingSingleSource, Scope: s, Path: src, Target: link})
+		case errors.Is(err, errOutside):
+			ws = append(ws, Warning{Kind: WarnSingleSourceOutsideRoot, Scope: s, Path: src, Target: link})
+		}
+	}
+	return gs, ws
+}
+
+var errOutside = errors.New("outside the root")
+
+// linkTarget reads the single source src when it is a symlink and returns
+// its text (link, "" when src is no symlink) and the root-relative path of
+// what it points to. err is ENOENT for a dangling link and errOutside for
+// one that leaves the root (directly or through further links).
+func linkTarget(root *Root, src string) (target, link string, err error) {
+	dir, name := path.Split(src)
+	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
+	dfd, err := eintr.Value(func() (int, error) { return unix.Openat2(root.FD, strings.TrimSuffix(dir, "/"), &how) })
+	if err != nil {
+		return "", "", err
+	}
+	defer unix.Close(dfd)
+	buf := make([]byte, unix.PathMax)
+	n, err := eintr.Value(func() (int, error) { return unix.Readlinkat(dfd, name, buf) })
+	if err != nil {
+		return "", "", nil // not a symlink (or absent): nothing to resolve
+	}
+	link = string(buf[:n])
+	how = unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
+	tfd, err := eintr.Value(func() (int, error) { return unix.Openat2(root.FD, src, &how) })
+	switch {
+	case errors.Is(err, unix.EXDEV):
+		return "", link, errOutside
+	case err != nil:
+		return "", link, err
+	}
+	defer unix.Close(tfd)
+	rootAbs, err1 := fdPath(root.FD)
+	tAbs, err2 := fdPath(tfd)
+	if err := errors.Join(err1, err2); err != nil {
+		return "", link, err
+	}
+	rel, err := filepath.Rel(rootAbs, tAbs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", link, errOutside
+	}
+	return filepath.ToSlash(rel), link, nil
+}
+
+// fdPath is the kernel's name for an open descriptor.
+func fdPath(fd int) (string, error) {
+	buf := make([]byte, unix.PathMax)
+	n, err := unix.Readlink("/proc/self/fd/"+strconv.Itoa(fd), buf)
+	if err != nil {
+		return "", err
+	}
+	return string(buf[:n]), nil
+}
+
+// unusedExcludeBudget caps the matching done to find unused excludes
+// (patterns × paths); beyond it the check is skipped rather than slow.
+const unusedExcludeBudget = 50_000_000
+
+// unusedExcludes names each --exclude pattern that matches none of the
+// judged paths (itself or through a parent directory), so that a typo
+// such as 'artifacts/keep/**' for a tree without that directory does not
+// pass unnoticed. Negated patterns re-include and are not checked.
+func unusedExcludes(patterns, paths []string) []Warning {
+	uniq := slices.Compact(slices.Sorted(slices.Values(patterns)))
+	if len(uniq)*len(paths) > unusedExcludeBudget {
+		return nil
+	}
+	var ws []Warning
+	for _, p := range uniq {
+		if strings.HasPrefix(p, "!") {
+			continue
+		}
+		m, err := gitignore.Compile([]string{p})
+		if err != nil {
+			continue // validated by the caller already
+		}
+		s := m.Session()
+		if !slices.ContainsFunc(paths, s.Match) {
+			ws = append(ws, Warning{Kind: WarnUnusedExclude, Path: p})
+		}
+	}
+	return ws
+}
