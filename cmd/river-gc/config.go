@@ -64,7 +64,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		return cfg, configErrorf("--max-size-mb %q: want a number > 0", c.MaxSizeMb)
 	}
 	for _, p := range c.Exclude {
-		if strings.Contains(p, ",") && gitignore.Validate(p) != nil {
+		if gitignore.Validate(p) != nil && strings.Contains(p, ",") && allValid(strings.Split(p, ",")) {
 			return cfg, &configError{err: cliparse.ListHint("--exclude", p)}
 		}
 		if err := gitignore.Validate(p); err != nil {
@@ -123,4 +123,15 @@ func resolveScopes(given []string) ([]skill.Scope, error) {
 		}
 	}
 	return slices.DeleteFunc(skill.Scopes(), func(s skill.Scope) bool { return !want[s] }), nil
+}
+
+// allValid reports whether every pattern is well-formed: then a malformed
+// comma-separated --exclude was most likely meant as several flags.
+func allValid(patterns []string) bool {
+	for _, p := range patterns {
+		if gitignore.Validate(p) != nil {
+			return false
+		}
+	}
+	return true
 }
