@@ -11,6 +11,7 @@ package gc
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -63,7 +64,10 @@ var ErrLocked = sweep.ErrLocked
 // says how many were not; what was deleted is in Outcome.Removed.
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
-		unlock, err := sweep.Lock(cfg.Root.Path)
+		unlock, err := sweep.Lock(cfg.Root.fdPath())
+		if errors.Is(err, ErrLocked) {
+			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, ErrLocked)
+		}
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -78,7 +82,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		if ctx.Err() != nil {
 			out.interrupted(len(j.targets))
 		} else {
-			rep := sweep.Delete(cfg.Root.Path, j.targets, sweep.Options{Progress: cfg.Progress})
+			rep := sweep.Delete(cfg.Root.fdPath(), j.targets, sweep.Options{Progress: cfg.Progress})
 			out.apply(rep)
 		}
 	}

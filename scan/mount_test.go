@@ -1,51 +1,16 @@
 package scan
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/plangate-gc/plangate-gc/internal/testtree"
+
 	"github.com/plangate-gc/plangate-gc/skill"
 )
-
-// inPrivateMountNS runs f on a locked OS thread that has its own mount
-// namespace (mounts made there are invisible to the rest of the system
-// and vanish with the thread, which is never unlocked and so exits with
-// its goroutine). It skips the test where unshare is not permitted.
-func inPrivateMountNS(t *testing.T, f func() error) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to unshare a mount namespace")
-	}
-	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread dies with us
-		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-			done <- &skipError{err}
-			return
-		}
-		if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-			done <- &skipError{err}
-			return
-		}
-		done <- f()
-	}()
-	err := <-done
-	if s, ok := err.(*skipError); ok {
-		t.Skipf("cannot make a private mount namespace: %v", s.err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-type skipError struct{ err error }
-
-func (s *skipError) Error() string { return s.err.Error() }
 
 // TestScanBindMount: a bind mount on the same device is another mount;
 // scan lists nothing behind it and says why. The self bind (a directory
@@ -68,9 +33,9 @@ func TestScanBindMount(t *testing.T) {
 			write(t, root, ".river/tmp/self/own.json", "{}", epoch)
 			mkdir(t, root, tt.mountAt)
 			var res Result
-			inPrivateMountNS(t, func() error {
+			testtree.InPrivateMountNS(t, func() error {
 				if err := unix.Mount(filepath.Join(root, tt.source), filepath.Join(root, tt.mountAt), "", unix.MS_BIND, ""); err != nil {
-					return &skipError{err}
+					return &testtree.SkipError{Err: err}
 				}
 				var err error
 				res, err = scanPath(root, skill.ScopeTmp, Options{Metadata: true})
