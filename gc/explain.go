@@ -1,7 +1,6 @@
 package gc
 
 import (
-	"context"
 	"path/filepath"
 	"strings"
 
@@ -19,7 +18,7 @@ import (
 func Explain(cfg Config, paths []string) ([]Explanation, error) {
 	cfg.Mode = DryRun
 	cfg.explain = true
-	j, err := judge(context.Background(), cfg)
+	j, err := judge(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -50,10 +50,6 @@ type Config struct {
 	Progress func(done, total int)
 }
 
-// ErrInterrupted means the run was stopped by a signal while scanning,
-// before anything was deleted.
-var ErrInterrupted = fserr.ErrInterrupted
-
 // ErrLocked means another --force run holds the root; nothing was changed.
 var ErrLocked = sweep.ErrLocked
 
@@ -73,7 +69,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		}
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}
-	j, err := judge(ctx, cfg)
+	j, err := judge(cfg)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -106,16 +102,13 @@ type fileVerdict struct {
 }
 
 // judge scans and judges every scope.
-func judge(ctx context.Context, cfg Config) (judgement, error) {
+func judge(cfg Config) (judgement, error) {
 	j := judgement{out: Outcome{Mode: cfg.Mode}, files: map[string]fileVerdict{}}
 	guards, warnings := singleSources(cfg.Root, cfg.Scopes)
 	j.out.Warnings = warnings
 	var all []string // every judged path, for unused excludes
 	total := 0
 	for _, scope := range cfg.Scopes {
-		if err := ctx.Err(); err != nil {
-			return j, ErrInterrupted
-		}
 		sc := scanScope(cfg, scope, guards)
 		j.out.Errors = append(j.out.Errors, sc.errs...)
 		res, err := skill.Judge(sc.input)

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -83,6 +85,18 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		return err
 	}
 	defer cfg.Root.Close()
+	if cfg.Mode == gc.Force {
+		// SIGINT and SIGTERM cancel a --force run: it finishes or undoes
+		// the file in hand, attempts no more deletions and still writes
+		// its record (SPEC B2). A second signal ends the process at once.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		go func() {
+			<-ctx.Done()
+			stop()
+		}()
+	}
 	return c.execute(ctx, cfg, stdout, stderr)
 }
 
