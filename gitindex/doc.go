@@ -48,7 +48,9 @@ type Error struct {
 }
 
 // Error renders a developer-facing English form.
-func (e *Error) Error() string { return "gitindex: " + string(e.Op) + " " + e.Path + ": " + e.Err.Error() }
+func (e *Error) Error() string {
+	return "gitindex: " + string(e.Op) + " " + e.Path + ": " + e.Err.Error()
+}
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }

@@ -60,6 +60,23 @@ func Tracked(rootfd int) (*Set, error) {
 	if err != nil {
 		return nil, &Error{Op: OpParseIndex, Path: indexPath, Err: err}
 	}
+	if ix.link != nil {
+		sharedPath := path.Join(wt.gitdirName, ix.link.sharedName())
+		data, err := readAt(wt.gitdir, ix.link.sharedName(), -1)
+		if err != nil {
+			return nil, &Error{Op: OpReadIndex, Path: sharedPath, Err: err}
+		}
+		if len(data) < hashSize || !bytes.Equal(data[len(data)-hashSize:], ix.link.shared) {
+			return nil, &Error{Op: OpParseIndex, Path: sharedPath, Err: fmt.Errorf("%w: shared index checksum is not its name", ErrCorrupt)}
+		}
+		shared, err := parseIndex(data, hashSize)
+		if err != nil {
+			return nil, &Error{Op: OpParseIndex, Path: sharedPath, Err: err}
+		}
+		if ix, err = mergeShared(ix, shared); err != nil {
+			return nil, &Error{Op: OpParseIndex, Path: indexPath, Err: err}
+		}
+	}
 	return newSet(ix, wt.prefix), nil
 }
 

@@ -12,8 +12,14 @@ import (
 // index is the decoded part of a git index file that river gc needs.
 type index struct {
 	version int
-	files   []string // tracked file paths (and gitlinks), work-tree relative
-	dirs    []string // sparse-index directory entries, without the trailing "/"
+	// names holds the entry paths in index order, work-tree relative.
+	// Sparse-index directory entries keep their trailing "/". In a split
+	// index an entry replacing one of the shared index has an empty name.
+	names []string
+	// replacements counts the empty names.
+	replacements int
+	// link is the split-index extension, nil for an ordinary index.
+	link *link
 }
 
 // Object formats: the size in bytes of an object id.
@@ -64,7 +70,7 @@ func parseIndex(data []byte, hashSize int) (*index, error) {
 	if uint64(count) > uint64(len(body)-off)/uint64(fixed+1) {
 		return nil, fmt.Errorf("%w: %d entries cannot fit in %d bytes", ErrCorrupt, count, len(body))
 	}
-	ix.files = make([]string, 0, count)
+	ix.names = make([]string, 0, count)
 	var prev []byte
 	for i := uint32(0); i < count; i++ {
 		start := off
@@ -110,33 +116,36 @@ func parseIndex(data []byte, hashSize int) (*index, error) {
 			}
 			off = start + size
 		}
-		if len(name) == 0 {
-			return nil, fmt.Errorf("%w: entry %d has an empty path", ErrCorrupt, i)
-		}
 		s := string(name)
-		if mode&modeTypeMask == modeDir {
+		switch {
+		case len(name) == 0:
+			ix.replacements++
+		case mode&modeTypeMask == modeDir:
 			if name[len(name)-1] != '/' {
 				return nil, fmt.Errorf("%w: directory entry %q without trailing slash", ErrCorrupt, s)
 			}
-			ix.dirs = append(ix.dirs, s[:len(s)-1])
-		} else {
-			ix.files = append(ix.files, s)
+		case name[len(name)-1] == '/':
+			return nil, fmt.Errorf("%w: file entry %q with trailing slash", ErrCorrupt, s)
 		}
+		ix.names = append(ix.names, s)
 		if ix.version == 4 {
 			prev = append(prev[:0], name...)
 		}
 	}
-	if err := checkExtensions(body[off:], off); err != nil {
+	if err := ix.readExtensions(body[off:], off, hashSize); err != nil {
 		return nil, err
+	}
+	if ix.replacements > 0 && ix.link == nil {
+		return nil, fmt.Errorf("%w: %d entries have an empty path", ErrCorrupt, ix.replacements)
 	}
 	return ix, nil
 }
 
-// checkExtensions walks the extensions after the entries. Optional ones
+// readExtensions walks the extensions after the entries. Optional ones
 // (first letter A-Z) are skipped; required ones must be understood: the
-// sparse-directory marker "sdir" is, a split index ("link") and anything
-// else are ErrUnsupported.
-func checkExtensions(ext []byte, base int) error {
+// sparse-directory marker "sdir" and the split index "link" are, anything
+// else is ErrUnsupported.
+func (ix *index) readExtensions(ext []byte, base, hashSize int) error {
 	for len(ext) > 0 {
 		if len(ext) < 8 {
 			return fmt.Errorf("%w: extension header truncated at offset %d", ErrCorrupt, base)
@@ -149,7 +158,11 @@ func checkExtensions(ext []byte, base int) error {
 		switch {
 		case sig == "sdir":
 		case sig == "link":
-			return fmt.Errorf("%w: split index (extension \"link\"; core.splitIndex)", ErrUnsupported)
+			l, err := parseLink(ext[8:8+size], hashSize)
+			if err != nil {
+				return err
+			}
+			ix.link = l
 		case sig[0] >= 'A' && sig[0] <= 'Z':
 		default:
 			return fmt.Errorf("%w: required extension %q", ErrUnsupported, sig)

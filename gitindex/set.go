@@ -55,7 +55,7 @@ func (s *Set) Len() int {
 // newSet keeps the entries of names that lie below prefix ("" for the
 // work tree top, else "a/b"), made relative to it.
 func newSet(ix *index, prefix string) *Set {
-	s := &Set{files: make(map[string]struct{}, len(ix.files))}
+	s := &Set{files: make(map[string]struct{}, len(ix.names))}
 	under := func(name string) (string, bool) {
 		if prefix == "" {
 			return name, true
@@ -65,12 +65,14 @@ func newSet(ix *index, prefix string) *Set {
 		}
 		return "", false
 	}
-	for _, name := range ix.files {
-		if rel, ok := under(name); ok {
-			s.files[rel] = struct{}{}
+	for _, name := range ix.names {
+		d, isDir := strings.CutSuffix(name, "/")
+		if !isDir {
+			if rel, ok := under(name); ok {
+				s.files[rel] = struct{}{}
+			}
+			continue
 		}
-	}
-	for _, d := range ix.dirs {
 		if prefix != "" && (d == prefix || strings.HasPrefix(prefix, d+"/")) {
 			s.all = true
 			continue
