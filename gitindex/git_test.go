@@ -3,6 +3,7 @@ package gitindex
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -333,5 +334,58 @@ func TestTrackedCorruptIndex(t *testing.T) {
 				t.Fatalf("Tracked = %v, %v; want nil, ErrCorrupt", s, err)
 			}
 		})
+	}
+}
+
+func TestTrackedSubmoduleCoversItsFiles(t *testing.T) {
+	dir := newRepo(t)
+	head := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD"))
+	git(t, dir, "update-index", "--add", "--cacheinfo", "160000,"+head+",vendor/sub")
+	s, err := tracked(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]bool{
+		"vendor/sub": true, "vendor/sub/any/file": true,
+		"vendor/subx": false, "vendor": false, "vendor/other": false,
+	} {
+		if got := s.Contains(p); got != want {
+			t.Errorf("Contains(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "vendor", "sub", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = tracked(t, filepath.Join(dir, "vendor", "sub", "x")); err != nil || !s.Contains("y") {
+		t.Errorf("root inside a submodule: Contains(\"y\") = false, %v; want true", err)
+	}
+}
+
+// TestTrackedSplitIndexRuns makes bitmaps long enough for EWAH runs.
+func TestTrackedSplitIndexRuns(t *testing.T) {
+	dir := newRepo(t)
+	var many []string
+	for i := range 300 {
+		many = append(many, fmt.Sprintf("many/f%03d", i))
+	}
+	write(t, dir, many...)
+	git(t, dir, "add", "many")
+	git(t, dir, "update-index", "--split-index")
+	git(t, dir, "-c", "splitIndex.maxPercentChange=100", "rm", "-q", "--cached", "-r", "many")
+	git(t, dir, "-c", "splitIndex.maxPercentChange=100", "add", "many/f299")
+	data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ix, err := parseIndex(data, sha1Size); err != nil || ix.link == nil || len(ix.link.deleted) < 256 {
+		t.Fatalf("index not split with ≥256 deletions: %v", err)
+	}
+	s, err := tracked(t, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compare(t, dir, s, "many/f000", "many/f298")
+	if s.Len() != len(files)+1 {
+		t.Errorf("Len() = %d, want %d", s.Len(), len(files)+1)
 	}
 }

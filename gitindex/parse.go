@@ -13,7 +13,8 @@ import (
 type index struct {
 	version int
 	// names holds the entry paths in index order, work-tree relative.
-	// Sparse-index directory entries keep their trailing "/". In a split
+	// Sparse-index directory entries keep their trailing "/" and
+	// submodules (gitlinks) get one: both cover a subtree. In a split
 	// index an entry replacing one of the shared index has an empty name.
 	names []string
 	// replacements counts the empty names.
@@ -32,6 +33,7 @@ const (
 const (
 	modeTypeMask = 0o170000
 	modeDir      = 0o040000 // sparse-index directory entry
+	modeGitlink  = 0o160000 // submodule commit
 )
 
 // Entry flag bits (see git's Documentation/gitformat-index.txt).
@@ -126,6 +128,10 @@ func parseIndex(data []byte, hashSize int) (*index, error) {
 			}
 		case name[len(name)-1] == '/':
 			return nil, fmt.Errorf("%w: file entry %q with trailing slash", ErrCorrupt, s)
+		case mode&modeTypeMask == modeGitlink:
+			// A submodule's files are tracked by its own index: cover
+			// them all, like a sparse directory.
+			s += "/"
 		}
 		ix.names = append(ix.names, s)
 		if ix.version == 4 {

@@ -7,8 +7,8 @@ import "strings"
 // The zero value and nil are empty sets.
 type Set struct {
 	files map[string]struct{}
-	// dirs holds sparse-index directory entries: everything beneath
-	// such a directory is tracked without being listed.
+	// dirs holds sparse-index directory entries and submodules:
+	// everything beneath them is tracked without being listed here.
 	dirs map[string]struct{}
 	// all is true when the root itself lies inside a sparse directory.
 	all bool
@@ -16,7 +16,10 @@ type Set struct {
 
 // Contains reports whether rel (root-relative, slash-separated, clean) is
 // tracked, or lies inside a directory that a sparse index records as a
-// whole. For a sparse directory itself it also reports true.
+// whole, or inside a submodule (whose files its own index tracks; the
+// superproject's index only names the submodule). For such a directory
+// itself it also reports true. When the root lies inside one, every path
+// is tracked.
 func (s *Set) Contains(rel string) bool {
 	if s == nil {
 		return false
@@ -43,8 +46,10 @@ func (s *Set) Contains(rel string) bool {
 }
 
 // Len returns the number of index entries below the root, counting a
-// sparse directory as one entry and a path with several conflict stages
-// once. It is 0 when the root is not inside a work tree.
+// sparse directory or submodule as one entry and a path with several
+// conflict stages once. It is 0 when the root is not inside a work tree,
+// and also when the root lies inside a sparse directory or submodule
+// (then Contains is true for everything).
 func (s *Set) Len() int {
 	if s == nil {
 		return 0
