@@ -73,7 +73,7 @@ func parseIndex(data []byte, hashSize int) (*index, error) {
 		return nil, fmt.Errorf("%w: %d entries cannot fit in %d bytes", ErrCorrupt, count, len(body))
 	}
 	ix.names = make([]string, 0, count)
-	var prev []byte
+	var prev []byte // v4: the previous path, which the next one edits
 	for i := uint32(0); i < count; i++ {
 		start := off
 		if len(body)-off < fixed {
@@ -102,7 +102,8 @@ func parseIndex(data []byte, hashSize int) (*index, error) {
 			if end < 0 {
 				return nil, fmt.Errorf("%w: entry %d path is not terminated", ErrCorrupt, i)
 			}
-			name = append(prev[:len(prev)-int(strip):len(prev)-int(strip)], body[off:off+end]...)
+			prev = append(prev[:len(prev)-int(strip)], body[off:off+end]...)
+			name = prev
 			off += end + 1
 		} else {
 			nameLen := int(flags & flagNameMask)
@@ -134,9 +135,6 @@ func parseIndex(data []byte, hashSize int) (*index, error) {
 			s += "/"
 		}
 		ix.names = append(ix.names, s)
-		if ix.version == 4 {
-			prev = append(prev[:0], name...)
-		}
 	}
 	if err := ix.readExtensions(body[off:], off, hashSize); err != nil {
 		return nil, err
