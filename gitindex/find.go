@@ -303,5 +303,11 @@ func readAt(dirfd int, name string, limit int64) ([]byte, error) {
 	if limit >= 0 && fi.Size() > limit {
 		return nil, unix.EFBIG
 	}
-	return io.ReadAll(f)
+	// One read of the size fstat reports: git replaces an index by
+	// rename, never rewrites it in place, so the size cannot change.
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
