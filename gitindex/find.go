@@ -61,23 +61,33 @@ func Tracked(rootfd int) (*Set, error) {
 		return nil, &Error{Op: OpParseIndex, Path: indexPath, Err: err}
 	}
 	if ix.link != nil {
-		sharedPath := path.Join(wt.gitdirName, ix.link.sharedName())
-		data, err := readAt(wt.gitdir, ix.link.sharedName(), -1)
-		if err != nil {
-			return nil, &Error{Op: OpReadIndex, Path: sharedPath, Err: err}
-		}
-		if len(data) < hashSize || !bytes.Equal(data[len(data)-hashSize:], ix.link.shared) {
-			return nil, &Error{Op: OpParseIndex, Path: sharedPath, Err: fmt.Errorf("%w: shared index checksum is not its name", ErrCorrupt)}
-		}
-		shared, err := parseIndex(data, hashSize)
-		if err != nil {
-			return nil, &Error{Op: OpParseIndex, Path: sharedPath, Err: err}
-		}
-		if ix, err = mergeShared(ix, shared); err != nil {
-			return nil, &Error{Op: OpParseIndex, Path: indexPath, Err: err}
+		if ix, err = readShared(wt, ix, hashSize); err != nil {
+			return nil, err
 		}
 	}
 	return newSet(ix, wt.prefix), nil
+}
+
+// readShared completes a split index ix with the shared index its link
+// names, which must exist and carry that name as its checksum.
+func readShared(wt *workTree, ix *index, hashSize int) (*index, error) {
+	name := ix.link.sharedName()
+	sharedPath := path.Join(wt.gitdirName, name)
+	data, err := readAt(wt.gitdir, name, -1)
+	if err != nil {
+		return nil, &Error{Op: OpReadIndex, Path: sharedPath, Err: err}
+	}
+	if len(data) < hashSize || !bytes.Equal(data[len(data)-hashSize:], ix.link.shared) {
+		return nil, &Error{Op: OpParseIndex, Path: sharedPath, Err: fmt.Errorf("%w: shared index checksum is not its name", ErrCorrupt)}
+	}
+	shared, err := parseIndex(data, hashSize)
+	if err != nil {
+		return nil, &Error{Op: OpParseIndex, Path: sharedPath, Err: err}
+	}
+	if ix, err = mergeShared(ix, shared); err != nil {
+		return nil, &Error{Op: OpParseIndex, Path: path.Join(wt.gitdirName, "index"), Err: err}
+	}
+	return ix, nil
 }
 
 // workTree is what findWorkTree learns about the enclosing repository.
