@@ -30,7 +30,8 @@ const maxSmallFile = 1 << 20
 // an empty set. The root's path inside the work tree is found without
 // /proc: at each step up, the parent is listed and the entry whose
 // (st_dev, st_ino) equals the child's is its name. A directory renamed
-// during the walk can make that lookup fail (an error, not a wrong set).
+// during the walk makes that lookup fail (an error) or, renamed after it
+// was named, leaves the prefix as it was at that instant.
 //
 // A missing index file (a fresh "git init") yields an empty set. An index
 // that cannot be read or decoded completely is an *Error whose cause is
