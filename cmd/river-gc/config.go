@@ -8,6 +8,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/gitignore"
+	"github.com/plangate-gc/plangate-gc/gitindex"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 	"github.com/plangate-gc/plangate-gc/jsonnum"
@@ -86,12 +87,21 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		root.Close()
 		return cfg, err
 	}
+	// Tracked files are protected like hard guards (SPEC B2). An index
+	// that cannot be read protects nothing we could trust, so the run
+	// stops before anything is judged rather than risk a tracked file.
+	tracked, err := gitindex.Tracked(root.FD)
+	if err != nil {
+		root.Close()
+		return cfg, &indexError{err: err}
+	}
 	mode := gc.DryRun
 	if c.Force && !c.DryRun {
 		mode = gc.Force
 	}
 	return gc.Config{
 		Root:      root,
+		Tracked:   tracked,
 		Scopes:    scopes,
 		Retention: skill.Retention{Days: days, MaxEntries: entries, MaxSizeMb: size},
 		Now:       now,

@@ -55,3 +55,13 @@ func rootError(err error) error {
 	}
 	return configErrorf("no River Review repository root (a directory holding .river/ or artifacts/) in %s or above it; run from the repository or pass --root", re.Path)
 }
+
+// indexError is a git index that exists but cannot be read: river gc
+// cannot tell tracked files apart, so it judges and deletes nothing (exit
+// 1, a runtime failure rather than a bad invocation).
+type indexError struct{ err error }
+
+func (e *indexError) Error() string {
+	return fmt.Sprintf("cannot read the git index (%v); nothing judged or deleted, since tracked files could not be told apart", e.err)
+}
+func (e *indexError) Unwrap() error { return e.err }
