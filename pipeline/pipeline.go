@@ -44,8 +44,8 @@ func Run(in io.Reader, out, reasons io.Writer, opts Options) error {
 		var verdict *gate.Error
 		switch {
 		case errors.As(err, &verdict):
-			doc.Gate = verdict
-			if err := render.GateReasons(reasons, verdict); err != nil {
+			doc.Gate = gateVerdict(verdict)
+			if err := render.GateReasons(reasons, doc.Gate); err != nil {
 				return fmt.Errorf("writing gate reasons: %w", err)
 			}
 		case err != nil:
@@ -61,4 +61,13 @@ func Run(in io.Reader, out, reasons io.Writer, opts Options) error {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	}
+}
+
+// gateVerdict hands the gate's reasons to render.
+func gateVerdict(e *gate.Error) *render.GateVerdict {
+	v := &render.GateVerdict{Problems: make([]render.GateProblem, len(e.Problems))}
+	for i, p := range e.Problems {
+		v.Problems[i] = render.GateProblem{Pointer: p.Pointer, Message: p.Message}
+	}
+	return v
 }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plangate-gc/plangate-gc/gate"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -15,7 +14,7 @@ const NoReview = "NO_REVIEW: plangate-gc-deterministic — inventory / retention
 // Document is everything needed to render one input document: either a
 // gate failure, or the gated input with its judgement.
 type Document struct {
-	Gate   *gate.Error // set on NO_REVIEW; then Input and Result are unused
+	Gate   *GateVerdict // set on NO_REVIEW; then Input and Result are unused
 	Input  skill.Input
 	Result skill.Result
 }
@@ -150,12 +149,29 @@ func appendRemoveMessage(b []byte, d skill.Decision, lang Lang) []byte {
 	return append(b, after...)
 }
 
+// GateVerdict is a document's NO_REVIEW: the gate's reasons, already in
+// their deterministic order. render words them; it does not depend on the
+// gate, whose job ends at the verdict.
+type GateVerdict struct {
+	Problems []GateProblem
+}
+
+// GateProblem is one reason: where (a JSON pointer, "" for the whole
+// document) and what.
+type GateProblem struct {
+	Pointer, Message string
+}
+
 // GateReasons writes why a document failed the gate, one reason per line,
 // for stderr.
-func GateReasons(w io.Writer, e *gate.Error) error {
+func GateReasons(w io.Writer, v *GateVerdict) error {
 	var b []byte
-	for _, reason := range strings.Split(e.Error(), "\n") {
-		b = line(b, "NO_REVIEW reason: ", reason)
+	for _, p := range v.Problems {
+		ptr := p.Pointer
+		if ptr == "" {
+			ptr = "(document)"
+		}
+		b = line(b, "NO_REVIEW reason: ", ptr+": "+p.Message)
 	}
 	_, err := w.Write(b)
 	return err
