@@ -8,6 +8,8 @@ package gc
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -79,16 +81,28 @@ type Outcome struct {
 }
 
 // ErrLocked means another --force run holds the root; nothing was changed.
-var ErrLocked = sweep.ErrLocked
+var ErrLocked = errors.New("another river gc --force run holds the lock on this root")
 
 // Run executes river gc. In force mode it holds the root's lock for the
 // whole run; the error is ErrLocked (wrapped) or a failure to lock. Per-file
 // problems are Outcome.Errors, never an error.
 func Run(cfg Config) (Outcome, error) {
+	rootfd := -1
 	if cfg.Mode == Force {
-		unlock, err := sweep.Lock(cfg.Root)
+		// For now only the lock and the deletions use this descriptor; the
+		// one-root rewiring (SPEC B2) is the lead's.
+		fd, err := unix.Open(cfg.Root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
-			return Outcome{}, err
+			return Outcome{}, fmt.Errorf("lock %s: cannot open root directory: %w", cfg.Root, err)
+		}
+		defer unix.Close(fd)
+		rootfd = fd
+		unlock, err := sweep.Lock(rootfd)
+		if errors.Is(err, sweep.ErrLocked) {
+			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root, ErrLocked)
+		}
+		if err != nil {
+			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root, errors.Unwrap(err))
 		}
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}
@@ -107,11 +121,11 @@ func Run(cfg Config) (Outcome, error) {
 		for _, d := range res.Removed {
 			f := scanned[d.Path]
 			out.Removed = append(out.Removed, Removed{Scope: scope, Path: d.Path, SizeBytes: d.SizeBytes, Reason: d.Reason})
-			targets = append(targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs})
+			targets = append(targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 		}
 	}
 	if cfg.Mode == Force && len(targets) > 0 {
-		rep := sweep.Delete(cfg.Root, targets, sweep.Options{Progress: cfg.Progress})
+		rep := sweep.Delete(context.Background(), rootfd, targets, sweep.Options{Progress: cfg.Progress})
 		out.apply(rep, cfg.Debug)
 	}
 	slices.SortFunc(out.Removed, func(a, b Removed) int { return strings.Compare(a.Path, b.Path) })
@@ -136,7 +150,7 @@ func (o *Outcome) apply(rep sweep.Report, debug func(string, ...any)) {
 		}
 	}
 	for _, e := range rep.Errors {
-		o.Errors = append(o.Errors, Error{Path: e.Path, Message: e.Message})
+		o.Errors = append(o.Errors, Error{Path: e.Path, Message: sweepMessage(e)})
 	}
 	done := o.Removed[:0]
 	for _, r := range o.Removed {
