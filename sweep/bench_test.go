@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -13,6 +14,7 @@ func BenchmarkDelete(b *testing.B) {
 			disableOpenat2 = mode == "chain"
 			defer func() { disableOpenat2 = false }()
 			root := b.TempDir()
+			rootfd := openRoot(b, root)
 			names := make([]string, 0, 1000)
 			for i := 0; i < 1000; i++ {
 				names = append(names, fmt.Sprintf("artifacts/evals/run-%d/f%04d.json", i%10, i))
@@ -26,7 +28,7 @@ func BenchmarkDelete(b *testing.B) {
 					targets = append(targets, target(b, root, n))
 				}
 				b.StartTimer()
-				rep := Delete(root, targets, Options{})
+				rep := Delete(context.Background(), rootfd, targets, Options{})
 				if len(rep.Deleted) != len(names) || len(rep.Errors) != 0 {
 					b.Fatalf("deleted %d, errors %v", len(rep.Deleted), rep.Errors)
 				}
