@@ -32,8 +32,8 @@ func TestDelete(t *testing.T) {
 		deleted []string
 		gone    []string
 		errs    map[string]match // path → what its error must be
-		exist   []string          // root-relative paths that must survive
-		outside []string          // outside-relative paths that must survive
+		exist   []string         // root-relative paths that must survive
+		outside []string         // outside-relative paths that must survive
 	}{
 		{
 			name:    "deletes exactly the targets",
