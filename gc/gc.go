@@ -51,7 +51,7 @@ type Config struct {
 }
 
 // ErrLocked means another --force run holds the root; nothing was changed.
-var ErrLocked = sweep.ErrLocked
+var ErrLocked = errors.New("another river gc --force run holds the lock on this root")
 
 // Run executes river gc. In force mode it holds the root's lock for the
 // whole run; the error is ErrLocked (wrapped) or a failure to lock. Per-file
@@ -60,12 +60,12 @@ var ErrLocked = sweep.ErrLocked
 // says how many were not; what was deleted is in Outcome.Removed.
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
-		unlock, err := sweep.Lock(cfg.Root.fdPath())
-		if errors.Is(err, ErrLocked) {
+		unlock, err := sweep.Lock(cfg.Root.FD)
+		if errors.Is(err, sweep.ErrLocked) {
 			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, ErrLocked)
 		}
 		if err != nil {
-			return Outcome{}, err
+			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err))
 		}
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}
@@ -73,14 +73,22 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	out := j.out
-	if cfg.Mode == Force && len(j.targets) > 0 {
-		if ctx.Err() != nil {
-			out.interrupted(len(j.targets))
-		} else {
-			rep := sweep.Delete(cfg.Root.fdPath(), j.targets, sweep.Options{Progress: cfg.Progress})
-			out.apply(rep)
+	var restored sweep.Report
+	if cfg.Mode == Force && len(j.leftovers) > 0 {
+		// A killed run left files under private names: put them back
+		// (never over another file), then judge the tree as it now is.
+		restored = sweep.Restore(cfg.Root.FD, j.leftovers)
+		if j, err = judge(cfg); err != nil {
+			return Outcome{}, err
 		}
+	}
+	out := j.out
+	out.Errors = append(out.Errors, restored.Errors...)
+	if n := len(restored.Restored); n > 0 {
+		out.Warnings = append(out.Warnings, Warning{Kind: WarnRestored, Path: slices.Min(restored.Restored), N: n})
+	}
+	if cfg.Mode == Force && len(j.targets) > 0 {
+		out.apply(sweep.Delete(ctx, cfg.Root.FD, j.targets, sweep.Options{Progress: cfg.Progress}))
 	}
 	out.sort()
 	return out, nil
@@ -88,9 +96,10 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 
 // judgement is a judged run before any deletion.
 type judgement struct {
-	out     Outcome
-	targets []sweep.Target
-	files   map[string]fileVerdict // every scanned path (for --explain)
+	out       Outcome
+	targets   []sweep.Target
+	leftovers []string               // files held under a private name by a killed run
+	files     map[string]fileVerdict // every scanned path (for --explain)
 }
 
 // fileVerdict is what happened to one scanned file.
@@ -123,7 +132,7 @@ func judge(cfg Config) (judgement, error) {
 			removed[d.Path] = true
 			j.out.Removed = append(j.out.Removed, Removed{Scope: scope, Path: d.Path, SizeBytes: d.SizeBytes,
 				Reason: d.Reason, Timestamp: f.Timestamp, Source: f.TimestampSource, Decision: d})
-			j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs})
+			j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 		}
 		// keptSummary counts every regular file not removed: what the
 		// engine kept, what it could not judge, and the tracked files it
@@ -135,6 +144,7 @@ func judge(cfg Config) (judgement, error) {
 			}
 		}
 		j.classify(scope, sc, res, cfg)
+		j.leftovers = append(j.leftovers, sc.leftovers...)
 		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
 		j.out.Scopes = append(j.out.Scopes, so)
 		for _, e := range sc.input.Paths {
@@ -146,13 +156,10 @@ func judge(cfg Config) (judgement, error) {
 		}
 	}
 	j.out.Warnings = append(j.out.Warnings, unusedExcludes(cfg.Excludes, all)...)
+	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
+		j.out.Warnings = append(j.out.Warnings, Warning{Kind: WarnLeftover, Path: slices.Min(j.leftovers), N: n})
+	}
 	return j, nil
-}
-
-// interrupted records that n deletions were not attempted.
-func (o *Outcome) interrupted(n int) {
-	o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpDelete, Path: ".", Err: &fserr.InterruptedError{NotAttempted: n}})
-	o.unremove(func(Removed) bool { return true })
 }
 
 // unremove moves the removals for which keep is true back to kept: they
@@ -175,8 +182,8 @@ func (o *Outcome) unremove(keep func(Removed) bool) {
 }
 
 // apply narrows removed[] to what was actually deleted; a file that could
-// not be deleted is still there, so it counts as kept; a file already gone
-// is neither.
+// not be deleted (or was not attempted after an interruption) is still
+// there, so it counts as kept; a file already gone is neither.
 func (o *Outcome) apply(rep sweep.Report) {
 	deleted := map[string]bool{}
 	for _, p := range rep.Deleted {
@@ -186,8 +193,12 @@ func (o *Outcome) apply(rep sweep.Report) {
 	for _, p := range rep.Gone {
 		gone[p] = true
 	}
-	for _, e := range rep.Errors {
-		o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpDelete, Path: e.Path, Err: fmt.Errorf("%s", e.Message)})
+	o.Errors = append(o.Errors, rep.Errors...)
+	if rep.NotAttempted > 0 {
+		o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpDelete, Path: ".", Err: &fserr.InterruptedError{NotAttempted: rep.NotAttempted}})
+	}
+	if rep.Unprotected > 0 {
+		o.Warnings = append(o.Warnings, Warning{Kind: WarnUnprotectedDelete, N: rep.Unprotected})
 	}
 	o.unremove(func(r Removed) bool { return !deleted[r.Path] && !gone[r.Path] })
 	o.Removed = slices.DeleteFunc(o.Removed, func(r Removed) bool { return gone[r.Path] })
@@ -213,7 +224,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 // WarningKinds returns river gc's warning kinds in output order.
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnRestored}
+		WarnUnjudgeableName, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnLeftover, WarnRestored}
 }
 
 // Inventories returns the skill input document of every scope that has at

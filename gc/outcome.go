@@ -87,6 +87,10 @@ const (
 	// rename-then-check protection (name too long for the private name,
 	// or a file system without renameat2). Path is the first.
 	WarnUnprotectedDelete WarningKind = "unprotected-delete"
+	// WarnLeftover: N files are held under a private name by an
+	// interrupted --force run (dry-run leaves them; the next --force run
+	// puts them back). Path is the first.
+	WarnLeftover WarningKind = "leftover"
 	// WarnRestored: N files left under a private name by an interrupted
 	// run were put back. Path is the first.
 	WarnRestored WarningKind = "restored"

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"golang.org/x/sys/unix"
 
@@ -98,8 +97,3 @@ func (r *Root) Close() error { return unix.Close(r.FD) }
 // RealPath is the kernel's absolute name of the opened root (symlinks
 // resolved), for comparing paths given on the command line.
 func (r *Root) RealPath() (string, error) { return fdPath(r.FD) }
-
-// fdPath names the root descriptor itself (/proc/self/fd/N), for the APIs
-// that still take a path: opening it reaches the very directory opened at
-// the start, wherever the --root path points now.
-func (r *Root) fdPath() string { return "/proc/self/fd/" + strconv.Itoa(r.FD) }

@@ -16,12 +16,13 @@ const maxSize = 1<<53 - 1
 
 // scopeScan is one scope's scan turned into engine input.
 type scopeScan struct {
-	input   skill.Input
-	files   []scan.File          // every regular file found, judged or not
-	byPath  map[string]scan.File // the files handed to the engine
-	tracked []scan.File          // protected as tracked; never handed to the engine
-	sources Sources
-	errs    []*fserr.Error
+	input     skill.Input
+	files     []scan.File          // every regular file found, judged or not
+	byPath    map[string]scan.File // the files handed to the engine
+	tracked   []scan.File          // protected as tracked; never handed to the engine
+	sources   Sources
+	leftovers []string
+	errs      []*fserr.Error
 }
 
 // scanScope scans one scope and builds its engine input with the given
@@ -35,6 +36,8 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 		input:  skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards},
 		byPath: make(map[string]scan.File, len(res.Files)),
 		errs:   res.Errors,
+		// Leftovers are not judged: a --force run restores them first.
+		leftovers: res.Leftovers,
 	}
 	if cfg.OnNote != nil {
 		for _, n := range res.Notes {

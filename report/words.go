@@ -2,6 +2,7 @@ package report
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
@@ -20,8 +21,12 @@ func ErrorText(e *fserr.Error) string {
 	}
 	what := string(e.Op)
 	switch e.Op {
-	case fserr.OpDelete:
-		return e.Err.Error()
+	case fserr.OpDelete, fserr.OpRestore:
+		var ie *fserr.InterruptedError
+		if errors.As(e.Err, &ie) {
+			return fmt.Sprintf("run interrupted: %d deletions not attempted", ie.NotAttempted)
+		}
+		return sweepText(e)
 	case fserr.OpOpenRoot:
 		what = "cannot open root directory"
 	case fserr.OpOpenDir:

@@ -2,16 +2,19 @@ package sweep
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
+	"context"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
-
-	"golang.org/x/sys/unix"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 )
+
+// PrivatePrefix starts the name a file is held under, in its own
+// directory, between the last identity check and its unlink (see the
+// package comment). A file with this prefix left by an interrupted run is
+// put back by Restore; scan reports such leftovers.
+const PrivatePrefix = ".river-gc-deleting."
 
 // Target is one file to delete together with the identity it had when it
 // was scanned. Delete removes the file only if it still has exactly this
@@ -21,37 +24,43 @@ type Target struct {
 	// Path is relative to the root, '/'-separated, without empty, "." or
 	// ".." segments (scan.File.Path has this form).
 	Path string
-	// Dev, Ino, Size and MtimeNs are scan.File's values: st_dev, st_ino,
-	// st_size and st_mtim as tv_sec*1e9 + tv_nsec (wrapping like scan's).
+	// Dev, Ino, Size, MtimeNs and CtimeNs are scan.File's values: st_dev,
+	// st_ino, st_size, and st_mtim and st_ctim as tv_sec*1e9 + tv_nsec
+	// (wrapping like scan's).
 	Dev, Ino uint64
 	Size     int64
 	MtimeNs  int64
+	CtimeNs  int64
 }
 
-// Error is one target that was not deleted although it still exists (or
-// could not be examined), with the reason. River gc reports these in
-// errors[] and exits 1.
-type Error struct {
-	// Path is the target's path; bytes that are not valid UTF-8 are
-	// written as \xNN.
-	Path string
-	// Message says why, e.g. "changed since scan: size 10 → 12 bytes; not
-	// deleted" or "cannot delete: permission denied".
-	Message string
-}
-
-// Report is the outcome of Delete. Every target ends in exactly one of
-// Deleted, Gone or Errors (a path given twice is reported once per
-// occurrence; the second finds it gone).
+// Report is the outcome of Delete or Restore. Every target given to
+// Delete ends in exactly one of Deleted, Gone or Errors, or is counted in
+// NotAttempted (a path given twice is reported once per occurrence; the
+// second finds it gone).
 type Report struct {
 	// Deleted lists the paths actually unlinked, sorted (byte order). In
 	// force mode this is river gc's removed[].
 	Deleted []string
-	// Gone lists targets that no longer existed (ENOENT at any step); they
-	// are neither deleted nor errors, and are given for --debug only.
+	// Gone lists targets that no longer existed (ENOENT at any step),
+	// sorted; they are neither deleted nor errors.
 	Gone []string
-	// Errors is sorted by Path, then Message.
-	Errors []Error
+	// Restored lists the private names Restore put back, sorted.
+	Restored []string
+	// Errors holds one *fserr.Error per target not deleted (Op
+	// fserr.OpDelete) or leftover not restored (fserr.OpRestore), with
+	// the target's path and a typed cause: an errno, *fserr.ChangedError,
+	// *fserr.KindError, *fserr.HeldError, fserr.ErrOtherMount,
+	// fserr.ErrBadPath, fserr.ErrPrivateExists or fserr.ErrNameTaken.
+	// Sorted by Path, then Op, then cause.
+	Errors []*fserr.Error
+	// NotAttempted counts targets left untouched because the context was
+	// done before their turn.
+	NotAttempted int
+	// Unprotected counts files deleted by check-then-unlink, without the
+	// private rename: names too long for PrivatePrefix, or a file system
+	// without renameat2(RENAME_NOREPLACE). Their identity was checked, but
+	// a file renamed onto the name in between would be deleted instead.
+	Unprotected int
 }
 
 // Options tunes Delete. The zero value is fine.
@@ -63,150 +72,78 @@ type Options struct {
 }
 
 // Test hooks. testHookBeforeResolve runs before a target's parent
-// directory is resolved, so tests can change the tree between scan and
-// delete; testHookResolver learns which resolver produced a parent
-// ("openat2" or "chain"); disableOpenat2 forces the openat fallback.
+// directory is resolved, testHookAfterCheck after its identity check and
+// testHookAfterRename after it was renamed to its private name, so tests
+// can change the tree at each step; testHookResolver learns which
+// resolver produced a parent ("openat2" or "chain"); disableOpenat2
+// forces the openat fallback.
 var (
 	testHookBeforeResolve func(path string)
+	testHookAfterCheck    func(path string)
+	testHookAfterRename   func(path string)
 	testHookResolver      func(via string)
 	disableOpenat2        bool
 )
 
-// Delete removes each target below root, in path order, if and only if it
-// is still the regular file that was scanned. It never stops early: a
-// failure for one target becomes an Errors entry and the others proceed,
-// and successful deletions are never undone. root itself is opened as given
-// (a symlinked root is the caller's choice); nothing below it is followed.
-// If root cannot be opened, nothing is deleted and the one Errors entry has
-// Path ".".
+// Delete removes each target below the root directory rootfd (which may be
+// an O_PATH descriptor), in path order, if and only if it is still, at the
+// moment of deletion, the regular file that was scanned. A failure for one
+// target becomes an Errors entry and the others proceed; successful
+// deletions are never undone. Nothing below rootfd is followed and no
+// other mount is entered.
 //
-// The caller is expected to hold Lock(root) for the duration.
-func Delete(root string, targets []Target, opts Options) Report {
+// When ctx is done, the file in hand is finished (deleted or put back)
+// and no further target is attempted; they are counted in NotAttempted.
+// The caller is expected to hold Lock(rootfd) for the duration.
+func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Report {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b Target) int { return strings.Compare(a.Path, b.Path) })
 	var rep Report
-	rootfd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		rep.Errors = append(rep.Errors, Error{Path: ".", Message: "cannot open root directory: " + fsmsg.ErrText(err)})
-		return rep
-	}
-	defer unix.Close(rootfd)
-	d := &deleter{rootfd: rootfd, useOpenat2: !disableOpenat2}
+	d := newDeleter(rootfd)
 	for i, t := range ts {
-		switch msg, gone := d.deleteOne(t); {
-		case gone:
+		if ctx.Err() != nil {
+			rep.NotAttempted = len(ts) - i
+			break
+		}
+		switch st, err := d.deleteOne(t); {
+		case err != nil:
+			rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, t.Path, err))
+		case st == gone:
 			rep.Gone = append(rep.Gone, t.Path)
-		case msg != "":
-			rep.Errors = append(rep.Errors, Error{Path: fsmsg.Printable(t.Path), Message: msg})
 		default:
 			rep.Deleted = append(rep.Deleted, t.Path)
+			if st == deletedUnprotected {
+				rep.Unprotected++
+			}
 		}
 		if opts.Progress != nil {
 			opts.Progress(i+1, len(ts))
 		}
 	}
-	slices.SortFunc(rep.Errors, func(a, b Error) int {
-		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Message, b.Message))
-	})
+	sortErrors(rep.Errors)
 	return rep
 }
 
-// deleteOne handles one target. It returns gone=true when the file (or a
-// parent) no longer exists, a non-empty message when the target was not
-// deleted for another reason, and neither when it was deleted.
-func (d *deleter) deleteOne(t Target) (msg string, gone bool) {
-	comps, err := splitPath(t.Path)
-	if err != nil {
-		return "refused: " + err.Error() + "; not deleted", false
-	}
-	if testHookBeforeResolve != nil {
-		testHookBeforeResolve(t.Path)
-	}
-	dirfd, err := d.openParent(comps[:len(comps)-1])
-	if err != nil {
-		if errors.Is(err, errGone) {
-			return "", true
-		}
-		return err.Error() + "; not deleted", false
-	}
-	if dirfd != d.rootfd {
-		defer unix.Close(dirfd)
-	}
-	name := comps[len(comps)-1]
-	var st unix.Stat_t
-	for {
-		err = unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
-		if err != unix.EINTR {
-			break
-		}
-	}
-	if errors.Is(err, unix.ENOENT) {
-		return "", true
-	}
-	if err != nil {
-		return "cannot stat: " + fsmsg.ErrText(err) + "; not deleted", false
-	}
-	if msg := changed(t, &st); msg != "" {
-		return msg + "; not deleted", false
-	}
-	for {
-		err = unix.Unlinkat(dirfd, name, 0) // never AT_REMOVEDIR
-		if err != unix.EINTR {
-			break
-		}
-	}
-	if errors.Is(err, unix.ENOENT) {
-		return "", true
-	}
-	if err != nil {
-		return "cannot delete: " + fsmsg.ErrText(err), false
-	}
-	return "", false
-}
-
-// changed compares the entry found now with the scanned identity and
-// describes every difference, or returns "" when it is the same file.
-func changed(t Target, st *unix.Stat_t) string {
-	if typ := st.Mode & unix.S_IFMT; typ != unix.S_IFREG {
-		return "now " + fsmsg.Kind(typ) + ", not a regular file"
-	}
-	var diffs []string
-	if uint64(st.Dev) != t.Dev || uint64(st.Ino) != t.Ino {
-		diffs = append(diffs, "replaced by another file (device/inode differ)")
-	}
-	if st.Size != t.Size {
-		diffs = append(diffs, fmt.Sprintf("size %d → %d bytes", t.Size, st.Size))
-	}
-	if ns := int64(st.Mtim.Sec)*1e9 + int64(st.Mtim.Nsec); ns != t.MtimeNs {
-		diffs = append(diffs, "modified (mtime differs)")
-	}
-	if diffs == nil {
-		return ""
-	}
-	return "changed since scan: " + strings.Join(diffs, ", ")
+// sortErrors orders errors by path, then op, then cause text, so the same
+// run always reports in the same order.
+func sortErrors(errs []*fserr.Error) {
+	slices.SortStableFunc(errs, func(a, b *fserr.Error) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(string(a.Op), string(b.Op)),
+			strings.Compare(a.Err.Error(), b.Err.Error()))
+	})
 }
 
 // splitPath validates a root-relative target path and splits it into
-// components. It refuses anything that could name a file outside the root
-// or that is not in scan's canonical form.
+// components. It refuses, with fserr.ErrBadPath, anything that could name
+// a file outside the root or that is not in scan's canonical form.
 func splitPath(p string) ([]string, error) {
-	switch {
-	case p == "":
-		return nil, errors.New("empty path")
-	case strings.HasPrefix(p, "/"):
-		return nil, errors.New("absolute path")
-	case strings.IndexByte(p, 0) >= 0:
-		return nil, errors.New("path contains NUL")
-	case !utf8.ValidString(p):
-		return nil, errors.New("path is not valid UTF-8")
+	if p == "" || strings.HasPrefix(p, "/") || strings.IndexByte(p, 0) >= 0 || !utf8.ValidString(p) {
+		return nil, fserr.ErrBadPath
 	}
 	comps := strings.Split(p, "/")
 	for _, c := range comps {
-		switch c {
-		case "":
-			return nil, errors.New("empty path segment")
-		case ".", "..":
-			return nil, fmt.Errorf("%q path segment", c)
+		if c == "" || c == "." || c == ".." {
+			return nil, fserr.ErrBadPath
 		}
 	}
 	return comps, nil

@@ -1,12 +1,16 @@
 package sweep
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestDelete(t *testing.T) {
@@ -27,9 +31,9 @@ func TestDelete(t *testing.T) {
 		mutate  func(t *testing.T, e env) // between scan and delete
 		deleted []string
 		gone    []string
-		errs    map[string]string // path → message substring
-		exist   []string          // root-relative paths that must survive
-		outside []string          // outside-relative paths that must survive
+		errs    map[string]match // path → what its error must be
+		exist   []string         // root-relative paths that must survive
+		outside []string         // outside-relative paths that must survive
 	}{
 		{
 			name:    "deletes exactly the targets",
@@ -63,7 +67,7 @@ func TestDelete(t *testing.T) {
 				os.WriteFile(p, []byte("longer content"), 0o644)
 				os.Chtimes(p, epoch, epoch) // same mtime: only the size tells
 			},
-			errs:  map[string]string{".river/tmp/a": "changed since scan: size 7 → 14 bytes; not deleted"},
+			errs:  map[string]match{".river/tmp/a": changedIn(fserr.FieldSize)},
 			exist: []string{".river/tmp/a"},
 		},
 		{
@@ -73,7 +77,7 @@ func TestDelete(t *testing.T) {
 				later := epoch.Add(time.Nanosecond)
 				os.Chtimes(filepath.Join(e.root, ".river/tmp/a"), later, later)
 			},
-			errs:  map[string]string{".river/tmp/a": "changed since scan: modified (mtime differs); not deleted"},
+			errs:  map[string]match{".river/tmp/a": changedIn(fserr.FieldMtime)},
 			exist: []string{".river/tmp/a"},
 		},
 		{
@@ -83,7 +87,7 @@ func TestDelete(t *testing.T) {
 				write(t, e.root, ".river/tmp/a.new", "content")
 				rename(t, filepath.Join(e.root, ".river/tmp/a.new"), filepath.Join(e.root, ".river/tmp/a"))
 			},
-			errs:  map[string]string{".river/tmp/a": "replaced by another file (device/inode differ)"},
+			errs:  map[string]match{".river/tmp/a": changedIn(fserr.FieldInode)},
 			exist: []string{".river/tmp/a"},
 		},
 		{
@@ -94,7 +98,7 @@ func TestDelete(t *testing.T) {
 				rename(t, p, filepath.Join(e.outside, "a")) // same inode, now outside
 				os.Symlink(filepath.Join(e.outside, "a"), p)
 			},
-			errs:    map[string]string{".river/tmp/a": "now a symlink, not a regular file; not deleted"},
+			errs:    map[string]match{".river/tmp/a": kindIs(unix.S_IFLNK, fserr.ErrNotRegular)},
 			exist:   []string{".river/tmp/a"},
 			outside: []string{"a"},
 		},
@@ -106,7 +110,7 @@ func TestDelete(t *testing.T) {
 				os.Remove(p)
 				os.Mkdir(p, 0o755)
 			},
-			errs:  map[string]string{".river/tmp/a": "now a directory, not a regular file; not deleted"},
+			errs:  map[string]match{".river/tmp/a": kindIs(unix.S_IFDIR, fserr.ErrNotRegular)},
 			exist: []string{".river/tmp/a"},
 		},
 		{
@@ -120,7 +124,7 @@ func TestDelete(t *testing.T) {
 				os.Symlink(filepath.Join(e.outside, "d"), d)
 			},
 			deleted: []string{".river/tmp/b"},
-			errs:    map[string]string{".river/tmp/d/a": "parent .river/tmp/d is a symlink; not followed; not deleted"},
+			errs:    map[string]match{".river/tmp/d/a": kindIs(unix.S_IFLNK, fserr.ErrNotDir)},
 			exist:   []string{".river/tmp/d"},
 			outside: []string{"d/a"},
 		},
@@ -133,7 +137,7 @@ func TestDelete(t *testing.T) {
 				rel, _ := filepath.Rel(filepath.Join(e.root, ".river"), filepath.Join(e.outside, "memory"))
 				os.Symlink(rel, mem)
 			},
-			errs:    map[string]string{".river/memory/x/y/a": "parent .river/memory is a symlink; not followed; not deleted"},
+			errs:    map[string]match{".river/memory/x/y/a": kindIs(unix.S_IFLNK, fserr.ErrNotDir)},
 			outside: []string{"memory/x/y/a"},
 		},
 		{
@@ -143,7 +147,7 @@ func TestDelete(t *testing.T) {
 				os.RemoveAll(filepath.Join(e.root, ".river/tmp/d"))
 				write(t, e.root, ".river/tmp/d", "x")
 			},
-			errs:  map[string]string{".river/tmp/d/a": "parent .river/tmp/d is a regular file, not a directory; not deleted"},
+			errs:  map[string]match{".river/tmp/d/a": kindIs(unix.S_IFREG, fserr.ErrNotDir)},
 			exist: []string{".river/tmp/d"},
 		},
 		{
@@ -153,9 +157,9 @@ func TestDelete(t *testing.T) {
 			mutate: func(t *testing.T, e env) {
 				os.Remove(filepath.Join(e.root, ".river/tmp/empty/.keep"))
 			},
-			errs: map[string]string{
-				".river/tmp/d":     "now a directory, not a regular file; not deleted",
-				".river/tmp/empty": "now a directory",
+			errs: map[string]match{
+				".river/tmp/d":     kindIs(unix.S_IFDIR, fserr.ErrNotRegular),
+				".river/tmp/empty": kindIs(unix.S_IFDIR, fserr.ErrNotRegular),
 			},
 			exist: []string{".river/tmp/d/a", ".river/tmp/empty"},
 		},
@@ -178,14 +182,14 @@ func TestDelete(t *testing.T) {
 				if tt.mutate != nil {
 					tt.mutate(t, e)
 				}
-				rep := Delete(e.root, targets, Options{})
+				rep := del(t, e.root, targets, Options{})
 				if !slices.Equal(rep.Deleted, tt.deleted) {
 					t.Errorf("deleted %q, want %q", rep.Deleted, tt.deleted)
 				}
 				if !slices.Equal(rep.Gone, tt.gone) {
 					t.Errorf("gone %q, want %q", rep.Gone, tt.gone)
 				}
-				checkErrors(t, rep.Errors, tt.errs)
+				checkErrors(t, rep.Errors, fserr.OpDelete, tt.errs)
 				for _, p := range rep.Deleted {
 					if exists(e.root, p) {
 						t.Errorf("%s reported deleted but exists", p)
@@ -206,52 +210,72 @@ func TestDelete(t *testing.T) {
 	}
 }
 
-func checkErrors(t *testing.T, got []Error, want map[string]string) {
+// match says whether an error's cause is the expected one.
+type match func(err error) bool
+
+// changedIn wants a *fserr.ChangedError naming at least fields (a ctime
+// may or may not differ too: its clock is coarse).
+func changedIn(fields ...fserr.Field) match {
+	return func(err error) bool {
+		var ch *fserr.ChangedError
+		if !errors.As(err, &ch) || !errors.Is(err, fserr.ErrChanged) {
+			return false
+		}
+		for _, f := range fields {
+			if !slices.Contains(ch.Fields, f) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// kindIs wants a *fserr.KindError of type typ wrapping want.
+func kindIs(typ uint32, want error) match {
+	return func(err error) bool {
+		var k *fserr.KindError
+		return errors.As(err, &k) && k.Kind == fserr.KindOf(typ) && errors.Is(err, want)
+	}
+}
+
+// is wants errors.Is(err, target).
+func is(target error) match { return func(err error) bool { return errors.Is(err, target) } }
+
+// checkErrors wants exactly one error per path of want, each an
+// *fserr.Error with Op op, matching want[path].
+func checkErrors(t *testing.T, got []*fserr.Error, op fserr.Op, want map[string]match) {
 	t.Helper()
 	if len(got) != len(want) {
-		t.Errorf("errors %+v, want %d matching %v", got, len(want), want)
+		t.Errorf("errors %v, want %d", got, len(want))
 		return
 	}
 	for _, e := range got {
-		if sub, ok := want[e.Path]; !ok || !strings.Contains(e.Message, sub) {
-			t.Errorf("error %+v, want message containing %q", e, sub)
+		if m, ok := want[e.Path]; !ok || e.Op != op || !m(e) {
+			t.Errorf("unexpected error %v (%#v)", e, e.Err)
 		}
 	}
 }
 
 func TestDeleteRefusesUnsafePaths(t *testing.T) {
-	tests := []struct{ path, msg string }{
-		{"", "refused: empty path; not deleted"},
-		{"../outside.txt", `refused: ".." path segment; not deleted`},
-		{".river/../../outside.txt", `refused: ".." path segment; not deleted`},
-		{"./inside.txt", `refused: "." path segment; not deleted`},
-		{"/abs/outside.txt", "refused: absolute path; not deleted"},
-		{".river//tmp/a", "refused: empty path segment; not deleted"},
-		{".river/tmp/", "refused: empty path segment; not deleted"},
-		{"a\x00b", "refused: path contains NUL; not deleted"},
-		{"bad\xff", "refused: path is not valid UTF-8; not deleted"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			withResolver(t, func(t *testing.T) {
-				base := t.TempDir()
-				root := filepath.Join(base, "root")
-				write(t, base, "outside.txt", "x")
-				write(t, root, "inside.txt", "x")
-				tg := target(t, base, "outside.txt")
-				tg.Path = tt.path
-				if tt.path == "/abs/outside.txt" {
-					tg.Path = filepath.Join(base, "outside.txt")
-					tt.msg = "refused: absolute path; not deleted"
-				}
-				rep := Delete(root, []Target{tg}, Options{})
-				if len(rep.Deleted) != 0 || len(rep.Errors) != 1 || rep.Errors[0].Message != tt.msg {
-					t.Errorf("got %+v, want one error %q", rep, tt.msg)
-				}
-				if !exists(base, "outside.txt") || !exists(root, "inside.txt") {
-					t.Error("a refused target was deleted")
-				}
-			})
+	for _, p := range []string{"", "../outside.txt", ".river/../../outside.txt", "./inside.txt", "/abs",
+		".river//tmp/a", ".river/tmp/", "a\x00b", "bad\xff"} {
+		t.Run(p, func(t *testing.T) {
+			base := t.TempDir()
+			root := filepath.Join(base, "root")
+			write(t, base, "outside.txt", "x")
+			write(t, root, "inside.txt", "x")
+			tg := target(t, base, "outside.txt")
+			tg.Path = p
+			if p == "/abs" {
+				tg.Path = filepath.Join(base, "outside.txt")
+			}
+			rep := del(t, root, []Target{tg}, Options{})
+			if len(rep.Deleted) != 0 || len(rep.Errors) != 1 || !errors.Is(rep.Errors[0], fserr.ErrBadPath) {
+				t.Errorf("got %+v, want one ErrBadPath", rep)
+			}
+			if !exists(base, "outside.txt") || !exists(root, "inside.txt") {
+				t.Error("a refused target was deleted")
+			}
 		})
 	}
 }
@@ -286,7 +310,7 @@ func TestDeleteSwapDuringRun(t *testing.T) {
 			}
 		}
 		var progress []int
-		rep := Delete(root, targets, Options{Progress: func(done, total int) {
+		rep := del(t, root, targets, Options{Progress: func(done, total int) {
 			if total != 3 {
 				t.Errorf("total %d", total)
 			}
@@ -295,7 +319,7 @@ func TestDeleteSwapDuringRun(t *testing.T) {
 		if want := []string{"artifacts/evals/r1/a.json", "artifacts/evals/r3/c.json"}; !slices.Equal(rep.Deleted, want) {
 			t.Errorf("deleted %q, want %q", rep.Deleted, want)
 		}
-		checkErrors(t, rep.Errors, map[string]string{"artifacts/evals/r2/b.json": "parent artifacts/evals/r2 is a symlink"})
+		checkErrors(t, rep.Errors, fserr.OpDelete, map[string]match{"artifacts/evals/r2/b.json": kindIs(unix.S_IFLNK, fserr.ErrNotDir)})
 		if !exists(outside, "r2/b.json") {
 			t.Error("file outside the root was deleted")
 		}
@@ -310,7 +334,7 @@ func TestDeleteDuplicateTargetsAndOrder(t *testing.T) {
 	write(t, root, "b", "x")
 	write(t, root, "a", "x")
 	tb, ta := target(t, root, "b"), target(t, root, "a")
-	rep := Delete(root, []Target{tb, ta, tb}, Options{})
+	rep := del(t, root, []Target{tb, ta, tb}, Options{})
 	if !slices.Equal(rep.Deleted, []string{"a", "b"}) || !slices.Equal(rep.Gone, []string{"b"}) || len(rep.Errors) != 0 {
 		t.Errorf("got %+v", rep)
 	}
@@ -318,21 +342,12 @@ func TestDeleteDuplicateTargetsAndOrder(t *testing.T) {
 
 func TestDeleteErrorsSorted(t *testing.T) {
 	root := t.TempDir()
-	rep := Delete(root, []Target{{Path: "z/../a"}, {Path: "/b"}, {Path: "a//b"}, {Path: "/a"}}, Options{})
+	rep := del(t, root, []Target{{Path: "z/../a"}, {Path: "/b"}, {Path: "a//b"}, {Path: "/a"}}, Options{})
 	var got []string
 	for _, e := range rep.Errors {
 		got = append(got, e.Path)
 	}
 	if want := []string{"/a", "/b", "a//b", "z/../a"}; !slices.Equal(got, want) {
 		t.Errorf("error order %q, want %q", got, want)
-	}
-}
-
-func TestDeleteMissingRoot(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "gone")
-	rep := Delete(root, []Target{{Path: "a"}}, Options{})
-	want := []Error{{Path: ".", Message: "cannot open root directory: no such file or directory"}}
-	if !slices.Equal(rep.Errors, want) || rep.Deleted != nil {
-		t.Errorf("got %+v", rep)
 	}
 }

@@ -1,32 +1,76 @@
 // Package sweep is the destructive file-system side of river gc --force: it
 // deletes, one file at a time and race-safely, exactly the targets it is
-// given, and it provides the exclusive lock that keeps two --force runs on
-// the same root apart (SPEC Part B).
+// given, puts back files an interrupted run left under a private name, and
+// provides the exclusive lock that keeps two --force runs on the same root
+// apart (SPEC Parts B and B2).
 //
 // What sweep must NOT do: it never decides what to delete (the judgement is
 // package skill's, the inventory package scan's) and never widens a target
 // list. It never follows a symbolic link below the root, never leaves the
-// root, never removes a directory (unlinkat without AT_REMOVEDIR; empty
-// directories stay, per the seed), never deletes a file that changed since
-// it was scanned, and never rolls back a successful deletion.
+// root or its mount, never removes a directory (unlinkat without
+// AT_REMOVEDIR), never deletes a file that changed since it was scanned,
+// never overwrites a file, never rolls back a successful deletion, and
+// never words a message: its errors are *fserr.Error values with typed
+// causes, worded by the caller.
 //
-// Race safety: each target's parent directory is resolved from a descriptor
-// of the root without following symlinks — openat2(RESOLVE_BENEATH |
-// RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS), or, where openat2 is
-// unavailable, a chain of openat(O_NOFOLLOW|O_DIRECTORY) calls, one
-// component at a time — then the entry is re-checked with
-// fstatat(AT_SYMLINK_NOFOLLOW) against the identity recorded at scan time
-// (regular file, device, inode, size, mtime in nanoseconds) and only then
-// removed with unlinkat relative to that directory descriptor.
+// # One root
 //
-// Known limits: between the fstatat re-check and the unlinkat a process
-// that can write the parent directory could rename another file onto the
-// same name, and that file would be unlinked instead; Linux offers no
-// "unlink if still this inode" call, and such a process could delete that
-// file itself anyway. The parent descriptor pins the directory, not its
-// place: if a process moves the whole directory elsewhere after it was
-// opened, the scanned file (same identity) is deleted where it now is.
+// Every call takes the root as a directory descriptor (O_PATH will do),
+// opened once by the caller; the root's path is never looked up again, so
+// re-pointing it mid-run changes nothing. Lock takes flock(2) on a
+// read-only descriptor of that same directory.
 //
-// The package is Linux-specific (openat2, flock and the *at calls from
-// golang.org/x/sys/unix).
+// # Deletion protocol
+//
+// For each target, in path order:
+//
+//  1. The parent directory is resolved from the root descriptor with
+//     openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS
+//     | RESOLVE_NO_XDEV), or, where openat2 is unavailable, one
+//     openat(O_PATH | O_NOFOLLOW | O_DIRECTORY) per component, each
+//     checked with statx to be a directory on the root's mount (mount id,
+//     STATX_MNT_ID; st_dev where the kernel gives no mount id). A bind
+//     mount of the same file system is another mount.
+//  2. statx(name, AT_SYMLINK_NOFOLLOW) must show a regular file on the
+//     root's mount with the scanned device, inode, size, mtime and ctime
+//     (nanoseconds).
+//  3. renameat2(name → PrivatePrefix+name, RENAME_NOREPLACE) in the same
+//     directory. From now on nobody can slip another file under the name
+//     that is about to be unlinked: a file renamed onto or created at the
+//     original name is simply not ours and stays. An existing private name
+//     is never replaced (fserr.ErrPrivateExists, nothing deleted).
+//  4. statx(private name) must still show the same device, inode, size
+//     and mtime (not ctime: the rename itself sets it); then
+//     unlinkat(private name). Otherwise the file is renamed back with
+//     RENAME_NOREPLACE; if its original name was taken meanwhile it stays
+//     under the private name and the error is an *fserr.HeldError.
+//
+// Cancellation (the context) is looked at between targets only, so the file
+// in hand always ends deleted or back under its name; the rest are counted
+// in Report.NotAttempted. A process killed between steps 3 and 4 leaves
+// the file under its private name; scan reports such leftovers and Restore
+// renames them back (never over an existing file).
+//
+// # Residual window
+//
+// What the protocol cannot see, precisely:
+//
+//   - Writes through a descriptor opened before the last check that land
+//     between the last statx (step 4) and the unlinkat: the file is
+//     unlinked with them. (Unlinking never frees an inode that is still
+//     open, so the writer keeps its data until it closes; the name is gone.)
+//     The same holds for a change of metadata alone (chmod, chown, a touch
+//     that sets the very same mtime) after the rename in step 3, because
+//     ctime is not compared in step 4.
+//   - Names longer than 255 − len(PrivatePrefix) bytes, and file systems
+//     without renameat2(RENAME_NOREPLACE) (ENOSYS, EINVAL): such files are
+//     checked (step 2) and unlinked under their own name, so a file renamed
+//     onto that name between the check and the unlink would be deleted
+//     instead. They are counted in Report.Unprotected.
+//   - The parent descriptor pins the directory, not its place: if the
+//     whole directory is moved elsewhere on the same mount after step 1,
+//     the scanned file (same identity) is deleted where it now is.
+//
+// The package is Linux-specific (openat2, renameat2, statx, flock and the
+// *at calls from golang.org/x/sys/unix).
 package sweep

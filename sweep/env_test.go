@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plangate-gc/plangate-gc/internal/asnobody"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
 	"golang.org/x/sys/unix"
 )
@@ -36,11 +37,11 @@ func TestDeleteOpenat2Unavailable(t *testing.T) {
 			if err := os.Symlink(filepath.Join(outside, "c"), filepath.Join(root, "c")); err != nil {
 				t.Fatal(err)
 			}
-			rep := Delete(root, targets, Options{})
+			rep := del(t, root, targets, Options{})
 			if !slices.Equal(rep.Deleted, []string{"a/x", "b/y"}) {
 				t.Errorf("deleted %q", rep.Deleted)
 			}
-			checkErrors(t, rep.Errors, map[string]string{"c/z": "parent c is a symlink"})
+			checkErrors(t, rep.Errors, fserr.OpDelete, map[string]match{"c/z": kindIs(unix.S_IFLNK, fserr.ErrNotDir)})
 			if calls != 1 || used["chain"] != 2 || used["openat2"] != 0 {
 				t.Errorf("openat2 calls %d, resolvers %v", calls, used)
 			}
@@ -72,9 +73,9 @@ func TestDeletePermissionDenied(t *testing.T) {
 	if want := []string{".river/tmp/open/b"}; !slices.Equal(rep.Deleted, want) {
 		t.Errorf("deleted %q, want %q", rep.Deleted, want)
 	}
-	want := []Error{
-		{Path: ".river/tmp/locked/a", Message: "cannot delete: permission denied"},
-		{Path: ".river/tmp/private/sub/c", Message: "cannot open parent directory .river/tmp/private/sub: permission denied; not deleted"},
+	want := []childError{
+		{Path: ".river/tmp/locked/a", Op: fserr.OpDelete, Errno: unix.EACCES},
+		{Path: ".river/tmp/private/sub/c", Op: fserr.OpDelete, Errno: unix.EACCES},
 	}
 	if !slices.Equal(rep.Errors, want) {
 		t.Errorf("errors:\n got %+v\nwant %+v", rep.Errors, want)

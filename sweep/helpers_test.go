@@ -1,7 +1,9 @@
 package sweep
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/asnobody"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 )
 
 // childArgs is what the unprivileged child deletes.
@@ -28,17 +31,63 @@ func TestMain(m *testing.M) {
 		if err := json.Unmarshal(arg, &a); err != nil {
 			return err.Error()
 		}
-		return Delete(a.Root, a.Targets, Options{})
+		fd, err := unix.Open(a.Root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return err.Error()
+		}
+		defer unix.Close(fd)
+		return toChildReport(Delete(context.Background(), fd, a.Targets, Options{}))
 	})
 	os.Exit(m.Run())
 }
 
+// childReport is a Report that survives JSON: each error as path, op and
+// errno number (0 when the cause is not an errno).
+type childReport struct {
+	Deleted []string
+	Errors  []childError
+}
+
+type childError struct {
+	Path  string
+	Op    fserr.Op
+	Errno unix.Errno
+}
+
+func toChildReport(rep Report) childReport {
+	c := childReport{Deleted: rep.Deleted}
+	for _, e := range rep.Errors {
+		var errno unix.Errno
+		errors.As(e, &errno)
+		c.Errors = append(c.Errors, childError{Path: e.Path, Op: e.Op, Errno: errno})
+	}
+	return c
+}
+
 // runAsNobody deletes targets below root as uid 65534.
-func runAsNobody(t *testing.T, base, root string, targets []Target) Report {
+func runAsNobody(t *testing.T, base, root string, targets []Target) childReport {
 	t.Helper()
-	var rep Report
+	var rep childReport
 	asnobody.Run(t, base, childArgs{Root: root, Targets: targets}, &rep)
 	return rep
+}
+
+// openRoot opens root the way river gc does (O_PATH) for the test's
+// lifetime.
+func openRoot(t testing.TB, root string) int {
+	t.Helper()
+	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fd) })
+	return fd
+}
+
+// del runs Delete on root with a background context.
+func del(t testing.TB, root string, targets []Target, opts Options) Report {
+	t.Helper()
+	return Delete(context.Background(), openRoot(t, root), targets, opts)
 }
 
 var epoch = time.Unix(1_600_000_000, 123_456_789)
@@ -56,7 +105,8 @@ func target(t testing.TB, root, rel string) Target {
 	if err := unix.Lstat(filepath.Join(root, rel), &st); err != nil {
 		t.Fatal(err)
 	}
-	return Target{Path: rel, Dev: st.Dev, Ino: st.Ino, Size: st.Size, MtimeNs: st.Mtim.Sec*1e9 + st.Mtim.Nsec}
+	return Target{Path: rel, Dev: st.Dev, Ino: st.Ino, Size: st.Size,
+		MtimeNs: st.Mtim.Sec*1e9 + st.Mtim.Nsec, CtimeNs: st.Ctim.Sec*1e9 + st.Ctim.Nsec}
 }
 
 func exists(root, rel string) bool {

@@ -1,45 +1,47 @@
 package sweep
 
 import (
-	"errors"
-	"fmt"
 	"sync"
+
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
 	"golang.org/x/sys/unix"
 )
 
-// ErrLocked is returned (wrapped; test with errors.Is) by Lock when another
+// ErrLocked is the cause (test with errors.Is) of Lock's error when another
 // process — or another Lock call in this process — already holds the lock
-// on the same root. River gc --force then exits 1 and changes nothing.
-var ErrLocked = errors.New("another river gc --force run holds the lock on this root")
+// on the same root. River gc --force then exits 1 and changes nothing. It
+// is fserr.ErrLocked.
+var ErrLocked = fserr.ErrLocked
 
 // Lock takes an exclusive, non-blocking flock(2) on the root directory
-// itself, so that two concurrent river gc --force runs on one repository
-// cannot interleave their scans and deletions. It never waits: a held lock
-// yields ErrLocked at once.
+// rootfd (which may be an O_PATH descriptor: the lock is taken on a
+// read-only descriptor of the same directory, opened through rootfd), so
+// that two concurrent river gc --force runs on one repository cannot
+// interleave their scans and deletions. It never waits: a held lock yields
+// an *fserr.Error (Op fserr.OpLock, Path ".") with cause ErrLocked at once;
+// other failures carry the errno.
 //
 // The lock belongs to the open file description, so it is released by
 // unlock, or by the kernel when the process exits or crashes; no lock file
 // is created and nothing is left behind. unlock is safe to call more than
 // once (later calls return nil). flock is advisory and, on network file
 // systems, only as reliable as the server's lock support.
-func Lock(root string) (unlock func() error, err error) {
-	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+func Lock(rootfd int) (unlock func() error, err error) {
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(rootfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: cannot open root directory: %w", root, err)
+		return nil, fserr.New(fserr.OpLock, ".", err)
 	}
-	for {
-		err = unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
-		if err != unix.EINTR {
-			break
-		}
-	}
+	err = eintr.Retry(func() error { return unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) })
 	if err != nil {
 		unix.Close(fd)
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, fmt.Errorf("lock %s: %w", root, ErrLocked)
+		if err == unix.EWOULDBLOCK {
+			err = ErrLocked
 		}
-		return nil, fmt.Errorf("lock %s: %w", root, err)
+		return nil, fserr.New(fserr.OpLock, ".", err)
 	}
 	var once sync.Once
 	return func() error {
@@ -50,7 +52,7 @@ func Lock(root string) (unlock func() error, err error) {
 				uerr = cerr
 			}
 			if uerr != nil {
-				uerr = fmt.Errorf("unlock %s: %w", root, uerr)
+				uerr = fserr.New(fserr.OpLock, ".", uerr)
 			}
 		})
 		return uerr

@@ -2,10 +2,10 @@ package sweep
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
-	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,32 +18,70 @@ var errGone = errors.New("gone")
 // sandbox without it.
 var openat2 = unix.Openat2
 
-// deleter holds the root descriptor and whether openat2 is still worth
-// trying during one Delete call.
+// deleter holds the root descriptor and its mount, and what this run has
+// learnt about the kernel: whether openat2 and renameat2 are worth trying.
 type deleter struct {
 	rootfd     int
+	rootDev    uint64
+	rootMnt    uint64 // statx mount id, 0 when unknown
 	useOpenat2 bool
+	noRename2  bool
+}
+
+// newDeleter records the root's device and mount id, against which every
+// directory and file is compared.
+func newDeleter(rootfd int) *deleter {
+	d := &deleter{rootfd: rootfd, useOpenat2: !disableOpenat2}
+	var stx unix.Statx_t
+	err := eintr.Retry(func() error {
+		return unix.Statx(rootfd, "", unix.AT_EMPTY_PATH, unix.STATX_TYPE|unix.STATX_MNT_ID, &stx)
+	})
+	if err == nil {
+		d.rootDev = unix.Mkdev(stx.Dev_major, stx.Dev_minor)
+		d.rootMnt = mntOf(&stx)
+	}
+	return d
+}
+
+// mntOf is the statx mount id, or 0 when the kernel did not report one.
+func mntOf(stx *unix.Statx_t) uint64 {
+	if stx.Mask&unix.STATX_MNT_ID == 0 {
+		return 0
+	}
+	return stx.Mnt_id
+}
+
+// onRootMount compares the device always and the mount id when both are
+// known (a bind mount of the same file system differs only in the latter).
+func (d *deleter) onRootMount(stx *unix.Statx_t) bool {
+	if unix.Mkdev(stx.Dev_major, stx.Dev_minor) != d.rootDev {
+		return false
+	}
+	return d.rootMnt == 0 || mntOf(stx) == 0 || mntOf(stx) == d.rootMnt
 }
 
 // openParent returns a descriptor of the directory dirs (components below
-// the root) without following any symlink on the way. It returns the root
-// descriptor itself for a file directly below the root (the caller must
-// not close it), errGone when a component is missing, or an error whose
-// text names the component that is not a plain directory.
+// the root) without following any symlink or entering another mount. It
+// returns the root descriptor itself for a file directly below the root
+// (the caller must not close it), errGone when a component is missing,
+// fserr.ErrOtherMount for a mount crossing, a *fserr.KindError when a
+// component is not a directory, or an errno.
 //
-// openat2 is tried first. Where it is unavailable (ENOSYS on old kernels,
-// EPERM from seccomp filters, EINVAL/E2BIG for unknown flags) this and all
-// later targets use the openat chain. Any other openat2 failure is
-// re-resolved with the chain too, which is equally safe and names the
-// offending component, so messages do not depend on the kernel.
+// openat2(RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS|
+// RESOLVE_NO_XDEV) is tried first. Where it is unavailable (ENOSYS on old
+// kernels, EPERM from seccomp filters, EINVAL/E2BIG for unknown flags) this
+// and all later targets use the openat chain. Any other openat2 failure is
+// re-resolved with the chain too, which is equally safe and yields a
+// precise cause, so errors do not depend on the kernel.
 func (d *deleter) openParent(dirs []string) (int, error) {
 	if len(dirs) == 0 {
 		return d.rootfd, nil
 	}
 	if d.useOpenat2 {
 		how := unix.OpenHow{
-			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+			Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS |
+				unix.RESOLVE_NO_XDEV,
 		}
 		rel := strings.Join(dirs, "/")
 		for try := 0; try < 8; try++ {
@@ -58,6 +96,8 @@ func (d *deleter) openParent(dirs []string) (int, error) {
 				continue // EAGAIN: a concurrent rename; the kernel asks to retry
 			case err == unix.ENOENT:
 				return -1, errGone
+			case err == unix.EXDEV:
+				return -1, fserr.ErrOtherMount
 			case err == unix.ENOSYS || err == unix.EPERM || err == unix.EINVAL || err == unix.E2BIG:
 				d.useOpenat2 = false
 			}
@@ -68,8 +108,8 @@ func (d *deleter) openParent(dirs []string) (int, error) {
 }
 
 // openChain resolves dirs with one openat(O_PATH|O_NOFOLLOW|O_DIRECTORY)
-// per component, starting at the root descriptor, and confirms with fstat
-// that each step really is a directory.
+// per component, starting at the root descriptor, and confirms with statx
+// that each step is a directory on the root's mount.
 func (d *deleter) openChain(dirs []string) (int, error) {
 	cur := d.rootfd
 	closeCur := func() {
@@ -77,41 +117,42 @@ func (d *deleter) openChain(dirs []string) (int, error) {
 			unix.Close(cur)
 		}
 	}
-	for i, c := range dirs {
-		sofar := fsmsg.Printable(strings.Join(dirs[:i+1], "/"))
-		var fd int
-		var err error
-		for {
-			fd, err = unix.Openat(cur, c, unix.O_PATH|unix.O_NOFOLLOW|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-			if err != unix.EINTR {
-				break
-			}
-		}
+	for _, c := range dirs {
+		fd, err := eintr.Value(func() (int, error) {
+			return unix.Openat(cur, c, unix.O_PATH|unix.O_NOFOLLOW|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		})
 		if err != nil {
 			defer closeCur()
-			switch {
-			case errors.Is(err, unix.ENOENT):
+			switch err {
+			case unix.ENOENT:
 				return -1, errGone
-			case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
+			case unix.ELOOP, unix.ENOTDIR:
 				var st unix.Stat_t
-				if serr := unix.Fstatat(cur, c, &st, unix.AT_SYMLINK_NOFOLLOW); serr != nil {
-					if errors.Is(serr, unix.ENOENT) {
-						return -1, errGone
-					}
-					return -1, fmt.Errorf("parent %s is not a directory", sofar)
+				serr := eintr.Retry(func() error { return unix.Fstatat(cur, c, &st, unix.AT_SYMLINK_NOFOLLOW) })
+				if serr == unix.ENOENT {
+					return -1, errGone
 				}
-				return -1, notDir(sofar, st.Mode)
+				if serr != nil {
+					return -1, err
+				}
+				return -1, &fserr.KindError{Kind: fserr.KindOf(st.Mode), Want: fserr.ErrNotDir}
 			}
-			return -1, fmt.Errorf("cannot open parent directory %s: %s", sofar, fsmsg.ErrText(err))
+			return -1, err
 		}
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		var stx unix.Statx_t
+		err = eintr.Retry(func() error {
+			return unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_TYPE|unix.STATX_MNT_ID, &stx)
+		})
+		switch {
+		case err == nil && uint32(stx.Mode)&unix.S_IFMT != unix.S_IFDIR:
+			err = &fserr.KindError{Kind: fserr.KindOf(uint32(stx.Mode)), Want: fserr.ErrNotDir}
+		case err == nil && !d.onRootMount(&stx):
+			err = fserr.ErrOtherMount
+		}
+		if err != nil {
 			unix.Close(fd)
-			defer closeCur()
-			if err != nil {
-				return -1, fmt.Errorf("cannot stat parent directory %s: %s", sofar, fsmsg.ErrText(err))
-			}
-			return -1, notDir(sofar, st.Mode)
+			closeCur()
+			return -1, err
 		}
 		closeCur()
 		cur = fd
@@ -120,12 +161,4 @@ func (d *deleter) openChain(dirs []string) (int, error) {
 		testHookResolver("chain")
 	}
 	return cur, nil
-}
-
-// notDir words a parent component that is no longer a plain directory.
-func notDir(rel string, mode uint32) error {
-	if mode&unix.S_IFMT == unix.S_IFLNK {
-		return fmt.Errorf("parent %s is a symlink; not followed", rel)
-	}
-	return fmt.Errorf("parent %s is %s, not a directory", rel, fsmsg.Kind(mode))
 }

@@ -304,7 +304,10 @@ func cmdHoldlock(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: holdlock DIR")
 	}
 	dir := ts.MkAbs(args[0])
-	unlock, err := sweep.Lock(dir)
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	ts.Check(err)
+	unlock, err := sweep.Lock(fd)
+	unix.Close(fd) // the lock holds its own descriptor
 	ts.Check(err)
 	ts.Value(locksKey{}).(map[string]func() error)[dir] = unlock
 	ts.Defer(func() { unlock() })

@@ -43,6 +43,17 @@ var (
 	ErrLocked      = errors.New("locked by another run")
 	// ErrUnknownScope: a scan was asked for a scope the engine does not know.
 	ErrUnknownScope = errors.New("unknown scope")
+	// ErrBadPath: a path handed to sweep is not a canonical root-relative
+	// path (empty, absolute, NUL, not UTF-8, empty or "."/".." segment,
+	// or, for a restore, not a private name).
+	ErrBadPath = errors.New("not a canonical root-relative path")
+	// ErrPrivateExists: the private name a file is renamed to before its
+	// deletion is already in use, so the file was not deleted.
+	ErrPrivateExists = errors.New("private name already in use")
+	// ErrNameTaken: a file held under its private name could not be put
+	// back because another file now has its original name (never
+	// overwritten).
+	ErrNameTaken = errors.New("original name taken")
 )
 
 // Error is one file-system problem on one root-relative path.
@@ -162,3 +173,19 @@ func (e *InterruptedError) Error() string {
 
 // Unwrap returns ErrInterrupted.
 func (e *InterruptedError) Unwrap() error { return ErrInterrupted }
+
+// HeldError says a file was not deleted and could not be put back under
+// its original name, so it is still held under Private (root-relative):
+// Cause is why it was not deleted (e.g. a *ChangedError), Why why it was
+// not renamed back (ErrNameTaken or an errno). Both are unwrapped.
+type HeldError struct {
+	Private    string
+	Cause, Why error
+}
+
+func (e *HeldError) Error() string {
+	return e.Cause.Error() + "; held as " + e.Private + ": " + e.Why.Error()
+}
+
+// Unwrap returns Cause and Why.
+func (e *HeldError) Unwrap() []error { return []error{e.Cause, e.Why} }

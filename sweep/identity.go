@@ -1,0 +1,175 @@
+package sweep
+
+import (
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+
+	"golang.org/x/sys/unix"
+)
+
+// outcome of one target that is not an error.
+type outcome int
+
+const (
+	deleted            outcome = iota // renamed to its private name, re-checked, unlinked
+	deletedUnprotected                // checked, then unlinked under its own name
+	gone                              // no longer there
+)
+
+// maxName is the longest file name Linux file systems accept (NAME_MAX).
+const maxName = 255
+
+// renameat2 is unix.Renameat2, replaceable so tests can play a file
+// system without RENAME_NOREPLACE.
+var renameat2 = unix.Renameat2
+
+// statxMask is what an identity check asks statx for.
+const statxMask = unix.STATX_TYPE | unix.STATX_INO | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
+
+// deleteOne runs the deletion protocol for one target:
+//
+//  1. resolve the parent directory without symlinks or mount crossings;
+//  2. statx the name (no follow): a regular file on the root's mount with
+//     the scanned dev, ino, size, mtime and ctime, else not deleted;
+//  3. renameat2(name → PrivatePrefix+name, RENAME_NOREPLACE), so nobody
+//     can put another file under the name we are about to unlink;
+//  4. statx the private name: same dev, ino, size and mtime (the rename
+//     itself changed ctime) → unlinkat; otherwise rename it back, never
+//     over a file that took the original name meanwhile.
+func (d *deleter) deleteOne(t Target) (outcome, error) {
+	comps, err := splitPath(t.Path)
+	if err != nil {
+		return 0, err
+	}
+	if testHookBeforeResolve != nil {
+		testHookBeforeResolve(t.Path)
+	}
+	dirs, name := comps[:len(comps)-1], comps[len(comps)-1]
+	dirfd, err := d.openParent(dirs)
+	if err == errGone {
+		return gone, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if dirfd != d.rootfd {
+		defer unix.Close(dirfd)
+	}
+	if err := d.check(dirfd, name, t, true); err != nil {
+		if err == unix.ENOENT {
+			return gone, nil
+		}
+		return 0, err
+	}
+	if testHookAfterCheck != nil {
+		testHookAfterCheck(t.Path)
+	}
+	private := PrivatePrefix + name
+	if len(private) > maxName || d.noRename2 {
+		return d.unlinkUnprotected(dirfd, name)
+	}
+	switch err := eintr.Retry(func() error { return renameat2(dirfd, name, dirfd, private, unix.RENAME_NOREPLACE) }); err {
+	case nil:
+	case unix.ENOENT:
+		return gone, nil
+	case unix.EEXIST:
+		return 0, fserr.ErrPrivateExists
+	case unix.ENOSYS, unix.EINVAL:
+		d.noRename2 = true
+		return d.unlinkUnprotected(dirfd, name)
+	default:
+		return 0, err
+	}
+	if testHookAfterRename != nil {
+		testHookAfterRename(t.Path)
+	}
+	cerr := d.check(dirfd, private, t, false)
+	if cerr == unix.ENOENT {
+		return gone, nil // taken away from the private name by someone else
+	}
+	if cerr == nil {
+		err := eintr.Retry(func() error { return unix.Unlinkat(dirfd, private, 0) }) // never AT_REMOVEDIR
+		switch err {
+		case nil:
+			return deleted, nil
+		case unix.ENOENT:
+			return gone, nil
+		}
+		cerr = err
+	}
+	// Not ours any more (or not removable): put it back.
+	err = eintr.Retry(func() error { return renameat2(dirfd, private, dirfd, name, unix.RENAME_NOREPLACE) })
+	switch err {
+	case nil, unix.ENOENT:
+		return 0, cerr
+	case unix.EEXIST:
+		err = fserr.ErrNameTaken
+	}
+	return 0, &fserr.HeldError{Private: joinPath(dirs, private), Cause: cerr, Why: err}
+}
+
+// unlinkUnprotected is the fallback where the private rename is not
+// possible: the identity was just checked; unlink the name.
+func (d *deleter) unlinkUnprotected(dirfd int, name string) (outcome, error) {
+	switch err := eintr.Retry(func() error { return unix.Unlinkat(dirfd, name, 0) }); err {
+	case nil:
+		return deletedUnprotected, nil
+	case unix.ENOENT:
+		return gone, nil
+	default:
+		return 0, err
+	}
+}
+
+// check compares the entry name in dirfd with t's identity. It returns
+// unix.ENOENT when the entry does not exist, another errno when it cannot
+// be examined, a *fserr.KindError when it is not a regular file,
+// fserr.ErrOtherMount when it is a mount point of another mount, a
+// *fserr.ChangedError when it differs, and nil when it is the same file.
+// withCtime also compares the ctime.
+func (d *deleter) check(dirfd int, name string, t Target, withCtime bool) error {
+	var stx unix.Statx_t
+	err := eintr.Retry(func() error {
+		return unix.Statx(dirfd, name, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT, statxMask, &stx)
+	})
+	if err != nil {
+		return err
+	}
+	if mode := uint32(stx.Mode); mode&unix.S_IFMT != unix.S_IFREG {
+		return &fserr.KindError{Kind: fserr.KindOf(mode), Want: fserr.ErrNotRegular}
+	}
+	if !d.onRootMount(&stx) {
+		return fserr.ErrOtherMount
+	}
+	var ch fserr.ChangedError
+	if unix.Mkdev(stx.Dev_major, stx.Dev_minor) != t.Dev || stx.Ino != t.Ino {
+		ch.Fields = append(ch.Fields, fserr.FieldInode)
+	}
+	if int64(stx.Size) != t.Size {
+		ch.Fields = append(ch.Fields, fserr.FieldSize)
+		ch.OldSize, ch.NewSize = t.Size, int64(stx.Size)
+	}
+	if nsOf(stx.Mtime) != t.MtimeNs {
+		ch.Fields = append(ch.Fields, fserr.FieldMtime)
+	}
+	if withCtime && nsOf(stx.Ctime) != t.CtimeNs {
+		ch.Fields = append(ch.Fields, fserr.FieldCtime)
+	}
+	if ch.Fields != nil {
+		return &ch
+	}
+	return nil
+}
+
+// nsOf joins a statx timestamp into nanoseconds since the epoch, exactly
+// as scan does.
+func nsOf(ts unix.StatxTimestamp) int64 { return ts.Sec*1e9 + int64(ts.Nsec) }
+
+// joinPath is the root-relative path of name in the directory dirs.
+func joinPath(dirs []string, name string) string {
+	p := name
+	for i := len(dirs) - 1; i >= 0; i-- {
+		p = dirs[i] + "/" + p
+	}
+	return p
+}
