@@ -125,3 +125,41 @@ func TestBindMountNotDeleted(t *testing.T) {
 		t.Errorf("behind the bind mount: %q", got)
 	}
 }
+
+// TestLeftoversOfAKilledRun: a run killed between the rename and the
+// unlink leaves a file under its private name. A dry-run leaves it and
+// warns; the next --force run puts it back under its own name and judges
+// it like any other file (an old one is then deleted, a fresh one kept).
+func TestLeftoversOfAKilledRun(t *testing.T) {
+	root := t.TempDir()
+	testtree.Write(t, root, ".river/tmp/.river-gc-deleting.old", "x", old)
+	testtree.Write(t, root, ".river/memory/.river-gc-deleting.fresh.json", "{}", now)
+	testtree.Write(t, root, ".river/memory/index.json", "{}", now)
+
+	cfg := config(t, root, true)
+	cfg.Mode = DryRun
+	out, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Warnings) != 1 || out.Warnings[0].Kind != WarnLeftover || out.Warnings[0].N != 2 {
+		t.Errorf("dry-run warnings %+v", out.Warnings)
+	}
+	before := files(t, root)
+
+	cfg.Mode = Force
+	out, err = Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := files(t, root); !slices.Equal(got, []string{".river/memory/fresh.json", ".river/memory/index.json"}) {
+		t.Errorf("after --force: %q (before: %q)", got, before)
+	}
+	if len(out.Removed) != 1 || out.Removed[0].Path != ".river/tmp/old" {
+		t.Errorf("removed %+v", out.Removed)
+	}
+	i := slices.IndexFunc(out.Warnings, func(w Warning) bool { return w.Kind == WarnRestored })
+	if i < 0 || out.Warnings[i].N != 2 {
+		t.Errorf("force warnings %+v", out.Warnings)
+	}
+}
