@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -29,6 +30,11 @@ func checkOutputFiles(root *gc.Root, files ...string) error {
 		}
 		if err := checkRegularOrAbsent(p); err != nil {
 			return configErrorf("--%s %s: %w", name, p, err)
+		}
+		if name == "summary-file" {
+			if err := checkNotLinkedElsewhere(p); err != nil {
+				return configErrorf("--%s %s: %w", name, p, err)
+			}
 		}
 		abs := resolvedAbs(p)
 		if other, dup := seen[abs]; dup {
@@ -65,6 +71,23 @@ func checkRegularOrAbsent(p string) error {
 		return err
 	case !st.Mode().IsRegular():
 		return fmt.Errorf("%w (%s)", errNotRegular, st.Mode().Type())
+	}
+	return nil
+}
+
+// errLinked says a file to be appended to has other hard links: appending
+// would change a file river gc does not own under another name (say, a
+// single source linked to the summary path).
+var errLinked = errors.New("has other hard links; river gc appends only to a file with one name")
+
+// checkNotLinkedElsewhere accepts a missing path or a file with one link.
+func checkNotLinkedElsewhere(p string) error {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return nil // absent: created; other errors surface when writing
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
+		return errLinked
 	}
 	return nil
 }
