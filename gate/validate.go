@@ -202,8 +202,8 @@ func (c *itemCollector) add(i int, item any, unsafe bool) {
 	c.probs = append(c.probs, probs...)
 }
 
-// maxSafe is 2^53−1, the bound of every integer field (SPEC A2).
-const maxSafe = 1<<53 - 1
+// maxSafe is the bound of every integer field (SPEC A2).
+const maxSafe = skill.MaxSafe
 
 // entryOf is the fast path of the entry subschema: it accepts an element
 // only when the schema would, and converts it in the same pass. Anything it

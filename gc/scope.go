@@ -10,9 +10,8 @@ import (
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
-// maxSize is the largest size and timestamp magnitude the engine accepts
-// (SPEC A2: 2^53−1).
-const maxSize = 1<<53 - 1
+// maxSize is the largest size and timestamp magnitude the engine accepts.
+const maxSize = skill.MaxSafe
 
 // scopeScan is one scope's scan turned into engine input.
 type scopeScan struct {

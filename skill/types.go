@@ -35,6 +35,10 @@ func (s Scope) Valid() bool {
 	return false
 }
 
+// MaxSafe is 2^53−1, the bound of every integer the engine takes: sizes,
+// timestamps and now (SPEC A2), the largest integer a double holds exactly.
+const MaxSafe = 1<<53 - 1
+
 // Entry is one inventory item (SPEC A2 paths[]).
 type Entry struct {
 	// Path is the repository-relative path exactly as given.
