@@ -114,8 +114,8 @@ var messages = map[string][2]string{ // key → {ja, en}
 	keyGCErrors:      {"エラー %s 件 (標準エラー出力に記載)", "errors: %s (listed on stderr)"},
 	// river gc (package report): totals, tables, removals, warnings,
 	// errors, notes, --explain, --summary-file and progress.
-	"gc-total-force":     {"合計 %s ファイル, %s を削除しました", "Total reclaimed space: %s files, %s"},
-	"gc-total-dry-run":   {"合計 %s ファイル, %s を削除できます (dry-run のため未削除)", "Total reclaimable space: %s files, %s (dry-run: nothing deleted)"},
+	"gc-total-force":     {"合計 %s (%s ファイル) を削除しました", "Total reclaimed space: %s, files: %s"},
+	"gc-total-dry-run":   {"合計 %s (%s ファイル) を削除できます (dry-run のため未削除)", "Total reclaimable space: %s, files: %s (dry-run: nothing deleted)"},
 	"gc-protected":       {"保護", "protected"},
 	"gc-guarded":         {"組み込み保護", "guarded"},
 	"gc-excluded":        {"exclude", "excluded"},
@@ -131,7 +131,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-md-warnings":     {"警告", "Warnings"},
 	"gc-md-errors":       {"エラー", "Errors"},
 	"gc-progress-scan":   {"走査中: %s ファイル", "scanning: %s files"},
-	"gc-progress-delete": {"削除中: %s/%s", "deleting: %s/%s"},
+	"gc-progress-delete": {"削除中: %s/%s", "deleting %s/%s"},
 	"gc-warn-dangling-single-source": {
 		"single source のシンボリックリンク %s の参照先 %s が存在しません。リンクを張り直すか削除してください。",
 		"the single source symlink %s points to %s, which does not exist; fix or remove the link."},

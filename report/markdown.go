@@ -26,7 +26,7 @@ func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rend
 	b := bufio.NewWriter(w)
 	t := sum(o)
 	b.WriteString("## " + p.Sprintf("gc-md-title") + "\n\n")
-	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), strconv.Itoa(t.files), HumanBytes(t.bytes.String()))) + "**\n\n")
+	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(t.bytes.String()), strconv.Itoa(t.files))) + "**\n\n")
 	b.WriteString(mdText(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339))) + "\n\n")
 	mdRow(b, p.Sprintf(keyGCScope), p.Sprintf(keyGCKept), p.Sprintf(keyGCSize), p.Sprintf(keyGCRemoved), p.Sprintf(keyGCSize),
@@ -61,9 +61,6 @@ func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rend
 		warns = append(warns, WarningText(wa, lang))
 	}
 	for _, s := range o.Scopes {
-		for _, wa := range s.Result.Warnings {
-			warns = append(warns, string(s.Scope)+": "+render.WarningMessage(wa, s.Scope, lang))
-		}
 		for _, q := range s.Result.Questions {
 			warns = append(warns, p.Sprintf(keyGCQuestion)+" "+string(s.Scope)+": "+render.QuestionMessage(q, s.Scope, lang))
 		}

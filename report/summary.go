@@ -49,14 +49,14 @@ func sum(o gc.Outcome) totals {
 
 // Summary writes river gc's human summary in lang: the totals (like
 // docker's "Total reclaimed space"), the header with mode, retention and
-// now, the per-scope table, the removals aligned in columns, the warnings
-// and the engine's questions, and the count of errors (which Errors
+// now, the per-scope table, the removals aligned in columns, river gc's warnings
+// (gc already turned the engine's into its own) and the engine's questions, and the count of errors (which Errors
 // writes). It streams: 200k removals cost two linear passes.
 func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang render.Lang, opt Options) error {
 	p := printer{lang}
 	b := bufio.NewWriter(w)
 	t := sum(o)
-	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), strconv.Itoa(t.files), HumanBytes(t.bytes.String())) + "\n")
+	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(t.bytes.String()), strconv.Itoa(t.files)) + "\n")
 	b.WriteString(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
 	widths := []int{18, 8, 10, 8, 10, 10}
@@ -94,9 +94,6 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		fmt.Fprintf(b, "%s: %s\n", p.Sprintf(keyGCWarning), WarningText(wa, lang))
 	}
 	for _, s := range o.Scopes {
-		for _, wa := range s.Result.Warnings {
-			fmt.Fprintf(b, "%s %s: %s\n", p.Sprintf(keyGCWarning), s.Scope, displayPath(render.WarningMessage(wa, s.Scope, lang)))
-		}
 		for _, q := range s.Result.Questions {
 			fmt.Fprintf(b, "%s %s: %s\n", p.Sprintf(keyGCQuestion), s.Scope, render.QuestionMessage(q, s.Scope, lang))
 		}
