@@ -156,6 +156,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-restored": {
 		"中断された以前の実行が残した %s 件を元の名前に戻しました (最初: %s)。",
 		"put back %s files left under a private name by an interrupted run (first: %s)."},
+	"gc-error-line":        {"river gc: エラー: %s: %s", "river gc: error: %s: %s"},
 	"gc-err-not-utf8-dir":  {"ディレクトリ名が UTF-8 ではないため、下位を走査しません", "directory name is not valid UTF-8; not descended"},
 	"gc-err-not-utf8-file": {"ファイル名が UTF-8 ではないため、一覧に含めません", "file name is not valid UTF-8; not listed"},
 	"gc-err-op-open-root":  {"ルートディレクトリを開けません: %s", "cannot open root directory: %s"},

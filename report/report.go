@@ -111,7 +111,7 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 func Errors(w io.Writer, errs []*fserr.Error, lang render.Lang) error {
 	var b bytes.Buffer
 	for _, e := range errs {
-		fmt.Fprintf(&b, "river gc: error: %s: %s\n", displayPath(e.Path), ErrorText(e, lang))
+		b.WriteString(render.Message(lang, "gc-error-line", displayPath(e.Path), ErrorText(e, lang)) + "\n")
 	}
 	_, err := w.Write(b.Bytes())
 	return err
