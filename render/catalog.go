@@ -148,8 +148,8 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: kept %s files with timestamps in the future (after --now) (first: %s); check the clock or the metadata."},
 	"gc-warn-aggressive": {
-		"scope %s: %s 件中 %s 件 (80%% 超) を削除します。retention が厳しすぎないか確認してください。",
-		"scope %s would remove %s of %s files (more than 80%%); check that the retention is not too aggressive."},
+		"scope %s: 削除判定 %s 件 / 全 %s 件 (80%% 超)。retention が厳しすぎないか確認してください。",
+		"scope %s: %s of %s files are past the retention (more than 80%%); check that the retention is not too aggressive."},
 	"gc-warn-unprotected-delete": {
 		"%s 件を rename による保護なしで削除しました (最初: %s)。名前が長すぎるか、renameat2 非対応のファイルシステムです。",
 		"deleted %s files without the rename-then-check protection (first: %s): the name is too long or the file system lacks renameat2."},
