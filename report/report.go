@@ -11,7 +11,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"golang.org/x/text/width"
@@ -22,8 +21,12 @@ import (
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
-// GCJSON writes river gc's result object exactly in seed 000's shape and
-// key order, indented for people reading the CI artifact.
+// GCJSON writes river gc's result object in seed 000's shape and key order,
+// indented for people reading the CI artifact. SPEC B3's additions come
+// after the seed's keys of the same object: keptSummary.<scope> gains
+// protected and sources, removed[] stays path/sizeBytes/reason and a
+// parallel evidence[] (same order) carries what decided each removal, and
+// warnings[] precedes errors[]. Messages are English, so they are stable.
 func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	b := []byte(`{"version":"1","mode":"` + string(o.Mode) + `","scopes":[`)
 	for i, s := range o.Scopes {
@@ -44,83 +47,71 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	for i, s := range o.Scopes {
 		b = comma(b, i)
 		b = render.AppendString(b, string(s.Scope))
-		b = append(b, `:{"count":`+strconv.Itoa(s.Kept)+`,"sizeBytes":`+s.KeptBytes.String()+`}`...)
+		b = append(b, `:{"count":`+strconv.Itoa(s.Kept)+`,"sizeBytes":`+s.KeptBytes.String()...)
+		b = append(b, `,"protected":{"hardGuarded":`+strconv.Itoa(s.Protected.HardGuarded)+
+			`,"excluded":`+strconv.Itoa(s.Protected.Excluded)+`,"tracked":`+strconv.Itoa(s.Protected.Tracked)+`}`...)
+		b = append(b, `,"sources":{"metadata":`+strconv.Itoa(s.Sources.Metadata)+
+			`,"run":`+strconv.Itoa(s.Sources.Run)+`,"mtime":`+strconv.Itoa(s.Sources.Mtime)+`}}`...)
 	}
-	b = append(b, `},"errors":[`...)
+	b = append(b, `},"evidence":[`...)
+	for i, rm := range o.Removed {
+		b = comma(b, i)
+		b = append(b, `{"path":`...)
+		b = render.AppendString(b, rm.Path)
+		b = append(b, `,"scope":"`+string(rm.Scope)+`","reason":"`+string(rm.Reason)+`"`...)
+		switch rm.Reason {
+		case skill.ReasonAge:
+			b = append(b, `,"ageDays":`...)
+			b = strconv.AppendInt(b, rm.Decision.MtimeAge, 10)
+		case skill.ReasonCount:
+			b = append(b, `,"rank":`...)
+			b = strconv.AppendInt(b, int64(rm.Decision.Rank), 10)
+		case skill.ReasonSize:
+			b = append(b, `,"cumulativeBytes":`+rm.Decision.Cumulative.String()...)
+		}
+		b = append(b, `,"timestamp":`...)
+		b = strconv.AppendInt(b, rm.Timestamp, 10)
+		b = append(b, `,"timestampSource":"`+string(rm.Source)+`"}`...)
+	}
+	b = append(b, `],"warnings":[`...)
+	for i, wa := range o.Warnings {
+		b = comma(b, i)
+		b = append(b, `{"kind":"`+string(wa.Kind)+`"`...)
+		if wa.Scope != "" {
+			b = append(b, `,"scope":"`+string(wa.Scope)+`"`...)
+		}
+		if wa.Path != "" {
+			b = append(b, `,"path":`...)
+			b = render.AppendString(b, wa.Path)
+		}
+		b = append(b, `,"message":`...)
+		b = render.AppendString(b, WarningText(wa, render.English))
+		b = append(b, '}')
+	}
+	b = append(b, `],"errors":[`...)
 	for i, e := range o.Errors {
 		b = comma(b, i)
 		b = append(b, `{"path":`...)
 		b = render.AppendString(b, e.Path)
 		b = append(b, `,"message":`...)
-		b = render.AppendString(b, ErrorText(e))
+		b = render.AppendString(b, ErrorText(e, render.English))
 		b = append(b, '}')
 	}
 	b = append(b, "]}"...)
 	var out bytes.Buffer
 	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return fmt.Errorf("render: river gc JSON: %w", err)
+		return fmt.Errorf("report: river gc JSON: %w", err)
 	}
 	out.WriteByte('\n')
 	_, err := w.Write(out.Bytes())
 	return err
 }
 
-// Summary writes river gc's human summary: the per-scope table, the
-// removed (or would-remove) list with reasons, the engine's warnings and
-// questions, and the errors.
-func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang render.Lang) error {
-	p := printer{lang}
-	var b bytes.Buffer
-	b.WriteString(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
-		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
-	row := func(cells ...string) {
-		b.WriteString(pad(cells[0], 18, true))
-		for i, c := range cells[1:] {
-			b.WriteString(" " + pad(c, []int{8, 10, 8, 10}[i], false))
-		}
-		b.WriteByte('\n')
-	}
-	row(p.Sprintf(keyGCScope), p.Sprintf(keyGCKept), p.Sprintf(keyGCSize), p.Sprintf(keyGCRemoved), p.Sprintf(keyGCSize))
-	removedBy := map[skill.Scope][2]uint64{}
-	for _, rm := range o.Removed {
-		v := removedBy[rm.Scope]
-		removedBy[rm.Scope] = [2]uint64{v[0] + 1, v[1] + rm.SizeBytes}
-	}
-	for _, s := range o.Scopes {
-		rm := removedBy[s.Scope]
-		row(string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()),
-			strconv.FormatUint(rm[0], 10), HumanBytes(strconv.FormatUint(rm[1], 10)))
-	}
-	listKey := keyGCRemovedList
-	if o.Mode == gc.DryRun {
-		listKey = keyGCWouldRemove
-	}
-	if len(o.Removed) > 0 {
-		b.WriteString(p.Sprintf(listKey, strconv.Itoa(len(o.Removed))) + "\n")
-		for _, rm := range o.Removed {
-			fmt.Fprintf(&b, "  %s  %s  %s\n", displayPath(rm.Path), rm.Reason, HumanBytes(strconv.FormatUint(rm.SizeBytes, 10)))
-		}
-	}
-	for _, s := range o.Scopes {
-		for _, wa := range s.Result.Warnings {
-			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCWarning), s.Scope, displayPath(render.WarningMessage(wa, s.Scope, lang)))
-		}
-		for _, q := range s.Result.Questions {
-			fmt.Fprintf(&b, "%s %s: %s\n", p.Sprintf(keyGCQuestion), s.Scope, render.QuestionMessage(q, s.Scope, lang))
-		}
-	}
-	if len(o.Errors) > 0 {
-		b.WriteString(p.Sprintf(keyGCErrors, strconv.Itoa(len(o.Errors))) + "\n")
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
-
-// Errors writes river gc's errors[] for stderr, one per line.
-func Errors(w io.Writer, errs []*fserr.Error) error {
+// Errors writes river gc's errors[] for stderr, one per line, in lang.
+func Errors(w io.Writer, errs []*fserr.Error, lang render.Lang) error {
 	var b bytes.Buffer
 	for _, e := range errs {
-		fmt.Fprintf(&b, "river gc: error: %s: %s\n", displayPath(e.Path), ErrorText(e))
+		b.WriteString(render.Message(lang, "gc-error-line", displayPath(e.Path), ErrorText(e, lang)) + "\n")
 	}
 	_, err := w.Write(b.Bytes())
 	return err
@@ -139,20 +130,26 @@ func displayPath(p string) string {
 // pad fills s with spaces to n terminal columns (East Asian wide
 // characters take two), on the right when left-aligned.
 func pad(s string, n int, left bool) string {
-	cols := 0
-	for _, r := range s {
-		switch width.LookupRune(r).Kind() {
-		case width.EastAsianWide, width.EastAsianFullwidth:
-			cols += 2
-		default:
-			cols++
-		}
-	}
-	fill := strings.Repeat(" ", max(0, n-cols))
+	fill := strings.Repeat(" ", max(0, n-cols(s)))
 	if left {
 		return s + fill
 	}
 	return fill + s
+}
+
+// cols is the number of terminal columns s takes (East Asian wide
+// characters take two).
+func cols(s string) int {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // HumanBytes renders a decimal byte count in binary units (1.5 MiB).

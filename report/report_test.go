@@ -1,12 +1,213 @@
 package report
 
-import "testing"
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/jsonnum"
+	"github.com/plangate-gc/plangate-gc/render"
+	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
 
 func TestHumanBytes(t *testing.T) {
 	for in, want := range map[string]string{"0": "0 B", "1023": "1023 B", "1024": "1.0 KiB", "1572864": "1.5 MiB",
 		"18446744073709551616": "16.0 EiB"} {
 		if got := HumanBytes(in); got != want {
 			t.Errorf("HumanBytes(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+const now = 1764374400 // 2025-11-29T00:00:00Z
+
+func retention(t testing.TB) skill.Retention {
+	num := func(s string) jsonnum.Number {
+		n, ok := jsonnum.Parse(s)
+		if !ok {
+			t.Fatalf("jsonnum.Parse(%q)", s)
+		}
+		return n
+	}
+	return skill.Retention{Days: num("90"), MaxEntries: num("1000"), MaxSizeMb: num("500")}
+}
+
+// outcome has n age removals in scope tmp, one per day of age.
+func outcome(n int) gc.Outcome {
+	o := gc.Outcome{Mode: gc.DryRun, Scopes: []gc.ScopeOutcome{{Scope: skill.ScopeTmp}}}
+	for i := range n {
+		ts := int64(now - (100+i%1000)*86400)
+		o.Removed = append(o.Removed, gc.Removed{Scope: skill.ScopeTmp, Path: fmt.Sprintf(".river/tmp/f%07d", i),
+			SizeBytes: uint64(i), Reason: skill.ReasonAge, Timestamp: ts, Source: scan.SourceMtime,
+			Decision: skill.Decision{Reason: skill.ReasonAge, MtimeAge: int64(100 + i%1000)}})
+	}
+	return o
+}
+
+func summary(t *testing.T, o gc.Outcome, lang render.Lang, opt Options) string {
+	var b bytes.Buffer
+	if err := Summary(&b, o, retention(t), now, lang, opt); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestSummaryTruncatesOnATerminalOnly(t *testing.T) {
+	o := outcome(25)
+	for _, tc := range []struct {
+		opt   Options
+		lines int
+		more  bool
+	}{
+		{Options{Terminal: true}, TerminalRemovals, true},
+		{Options{Terminal: true, Verbose: true}, 25, false},
+		{Options{}, 25, false},
+	} {
+		s := summary(t, o, render.English, tc.opt)
+		if got := strings.Count(s, " .river/tmp/f"); got != tc.lines {
+			t.Errorf("%+v: %d removal lines, want %d", tc.opt, got, tc.lines)
+		}
+		if got := strings.Contains(s, "… and 5 more (see --json or --verbose)\n"); got != tc.more {
+			t.Errorf("%+v: count line shown = %v, want %v\n%s", tc.opt, got, tc.more, s)
+		}
+	}
+	if !strings.HasPrefix(summary(t, o, render.English, Options{}), "Total reclaimable space: 300 B, files: 25 (dry-run") {
+		t.Error("the summary does not start with the totals")
+	}
+}
+
+// TestRemovalColumnsAlign: every removal line has its path at the same
+// display column, in Japanese too (wide headers).
+func TestRemovalColumnsAlign(t *testing.T) {
+	o := outcome(3)
+	o.Removed[1].SizeBytes = 5 << 30
+	o.Removed[2].Source = scan.SourceMetadata
+	for _, lang := range []render.Lang{render.English, render.Japanese} {
+		s := summary(t, o, lang, Options{})
+		col := -1
+		for _, line := range strings.Split(s, "\n") {
+			i := strings.Index(line, ".river/tmp/f")
+			if i < 0 {
+				continue
+			}
+			if c := cols(line[:i]); col < 0 {
+				col = c
+			} else if c != col {
+				t.Errorf("%s: path at column %d, want %d:\n%s", lang, c, col, s)
+			}
+		}
+	}
+}
+
+func TestMarkdownCapsRemovals(t *testing.T) {
+	var b bytes.Buffer
+	if err := Markdown(&b, outcome(MarkdownRemovals+7), retention(t), now, render.English); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	if got := strings.Count(s, "| `.river/tmp/f"); got != MarkdownRemovals {
+		t.Errorf("%d removal rows, want %d", got, MarkdownRemovals)
+	}
+	if !strings.Contains(s, "… and 7 more (the full list is in the JSON result)") {
+		t.Error("no count of the rows left out")
+	}
+}
+
+func TestMarkdownEscapesPaths(t *testing.T) {
+	o := outcome(1)
+	o.Removed[0].Path = ".river/tmp/a|b`c"
+	var b bytes.Buffer
+	if err := Markdown(&b, o, retention(t), now, render.English); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| `.river/tmp/a¦b'c` |") {
+		t.Errorf("path not made safe for a table cell:\n%s", b.String())
+	}
+}
+
+func TestErrorTextIsWordedPerLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		err    *fserr.Error
+		en, ja string
+	}{
+		{&fserr.Error{Op: fserr.OpDelete, Path: ".", Err: &fserr.InterruptedError{NotAttempted: 3}},
+			"run interrupted: 3 deletions not attempted", "実行が中断されました: 3 件の削除は試行していません"},
+		{&fserr.Error{Op: fserr.OpDelete, Path: "a", Err: &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldSize, fserr.FieldMtime}}},
+			"changed since scan: size, mtime", "スキャン後に変更されました: size, mtime"},
+		{&fserr.Error{Op: fserr.OpOpenRoot, Path: ".", Err: &fserr.KindError{Kind: fserr.KindOf(0o120000), Want: fserr.ErrNotDir}},
+			"cannot open root directory: not a directory (symlink)", "ルートディレクトリを開けません: ディレクトリではありません (symlink)"},
+		{fserr.New(fserr.OpReadDir, "d", fserr.ErrNotUTF8), "file name is not valid UTF-8; not listed", "ファイル名が UTF-8 ではないため、一覧に含めません"},
+		{fserr.New(fserr.OpLock, ".", fserr.ErrLocked), "cannot lock: another river gc --force run holds the lock",
+			"ロックを取得できません: 別の river gc --force 実行がロックを保持しています"},
+	} {
+		if got := ErrorText(tc.err, render.English); got != tc.en {
+			t.Errorf("en %v: %q, want %q", tc.err, got, tc.en)
+		}
+		if got := ErrorText(tc.err, render.Japanese); got != tc.ja {
+			t.Errorf("ja %v: %q, want %q", tc.err, got, tc.ja)
+		}
+	}
+}
+
+// TestEveryWarningKindIsWorded: each kind has its own sentence in both
+// languages, naming its path, and none says mtimeEpoch.
+func TestEveryWarningKindIsWorded(t *testing.T) {
+	for _, k := range []gc.WarningKind{gc.WarnDanglingSingleSource, gc.WarnSingleSourceOutsideRoot, gc.WarnUnusedExclude,
+		gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnAggressive, gc.WarnUnprotectedDelete, gc.WarnRestored} {
+		w := gc.Warning{Kind: k, Scope: skill.ScopeEvals, Path: "P/x", Target: "T/y", N: 7, Total: 8}
+		for _, lang := range []render.Lang{render.English, render.Japanese} {
+			s := WarningText(w, lang)
+			if s == string(k) || strings.Contains(s, "%!") || strings.Contains(s, "mtimeEpoch") || !strings.Contains(s, "7") && k != gc.WarnUnusedExclude &&
+				k != gc.WarnDanglingSingleSource && k != gc.WarnSingleSourceOutsideRoot {
+				t.Errorf("%s %s: %q", lang, k, s)
+			}
+			if k != gc.WarnAggressive && !strings.Contains(s, "P/x") {
+				t.Errorf("%s %s does not name the path: %q", lang, k, s)
+			}
+		}
+	}
+}
+
+func TestGCJSONEvidence(t *testing.T) {
+	o := outcome(1)
+	o.Removed = append(o.Removed, gc.Removed{Scope: skill.ScopeTmp, Path: ".river/tmp/z", Reason: skill.ReasonCount,
+		Timestamp: now, Source: scan.SourceRun, Decision: skill.Decision{Rank: 1001}})
+	var b bytes.Buffer
+	if err := GCJSON(&b, o, retention(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"ageDays": 100,`, `"rank": 1001,`, `"timestampSource": "run"`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %s in\n%s", want, b.String())
+		}
+	}
+}
+
+// BenchmarkSummary200k: the full (non-terminal) summary of 200k removals.
+func BenchmarkSummary200k(b *testing.B) {
+	o := outcome(200_000)
+	r := retention(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Summary(io.Discard, o, r, now, render.English, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSummary2k is the baseline for BenchmarkSummary200k's ratio.
+func BenchmarkSummary2k(b *testing.B) {
+	o := outcome(2_000)
+	r := retention(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Summary(io.Discard, o, r, now, render.English, Options{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

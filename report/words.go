@@ -2,46 +2,99 @@ package report
 
 import (
 	"errors"
-	"fmt"
+	"strconv"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/fsmsg"
+	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
-// ErrorText words a typed file-system error for errors[] and stderr.
-func ErrorText(e *fserr.Error) string {
+// ErrorText words a typed file-system error for errors[] (English, so
+// that the JSON stays stable) and for stderr (in lang).
+func ErrorText(e *fserr.Error, lang render.Lang) string {
 	if errors.Is(e.Err, fserr.ErrNotUTF8) {
 		if e.Op == fserr.OpOpenDir {
-			return "directory name is not valid UTF-8; not descended"
+			return render.Message(lang, "gc-err-not-utf8-dir")
 		}
-		return "file name is not valid UTF-8; not listed"
+		return render.Message(lang, "gc-err-not-utf8-file")
 	}
-	what := string(e.Op)
+	cause := causeText(e.Err, lang)
 	switch e.Op {
-	case fserr.OpDelete, fserr.OpRestore:
-		var ie *fserr.InterruptedError
-		if errors.As(e.Err, &ie) {
-			return fmt.Sprintf("run interrupted: %d deletions not attempted", ie.NotAttempted)
+	case fserr.OpDelete:
+		var errno unix.Errno
+		if errors.As(e.Err, &errno) {
+			return render.Message(lang, "gc-err-op-delete", cause)
 		}
-		return sweepText(e)
-	case fserr.OpOpenRoot:
-		what = "cannot open root directory"
-	case fserr.OpOpenDir:
-		what = "cannot open directory"
-	case fserr.OpReadDir:
-		what = "cannot read directory"
-	case fserr.OpStat:
-		what = "cannot stat"
+		return cause
+	case fserr.OpOpenRoot, fserr.OpOpenDir, fserr.OpReadDir, fserr.OpStat, fserr.OpReadMeta, fserr.OpJudge,
+		fserr.OpRestore, fserr.OpLock:
+		return render.Message(lang, "gc-err-op-"+string(e.Op), cause)
 	}
-	return what + ": " + fsmsg.ErrText(e.Err)
+	return string(e.Op) + ": " + cause
+}
+
+// causeText words the cause of an error: the typed causes from the
+// catalog, a system errno as the system names it.
+func causeText(err error, lang render.Lang) string {
+	var (
+		held    *fserr.HeldError
+		intr    *fserr.InterruptedError
+		changed *fserr.ChangedError
+		kind    *fserr.KindError
+		errno   unix.Errno
+	)
+	switch {
+	case errors.As(err, &held):
+		return render.Message(lang, "gc-err-held", causeText(held.Cause, lang), held.Private, causeText(held.Why, lang))
+	case errors.As(err, &intr):
+		return render.Message(lang, "gc-err-interrupted", strconv.Itoa(intr.NotAttempted))
+	case errors.As(err, &changed):
+		fields := make([]string, len(changed.Fields))
+		for i, f := range changed.Fields {
+			fields[i] = string(f)
+		}
+		return render.Message(lang, "gc-err-changed", strings.Join(fields, ", "))
+	case errors.As(err, &kind):
+		key := "gc-err-not-regular"
+		if errors.Is(kind.Want, fserr.ErrNotDir) {
+			key = "gc-err-not-dir"
+		}
+		return render.Message(lang, key) + " (" + kind.Kind.String() + ")"
+	case errors.As(err, &errno):
+		return errno.Error()
+	}
+	for _, s := range []struct {
+		err error
+		key string
+	}{{fserr.ErrLocked, "gc-err-locked"}, {fserr.ErrTooLarge, "gc-err-too-large"}, {fserr.ErrOtherMount, "gc-err-other-mount"},
+		{fserr.ErrNotRegular, "gc-err-not-regular"}, {fserr.ErrNotDir, "gc-err-not-dir"}, {fserr.ErrChanged, "gc-err-changed-any"},
+		{fserr.ErrUnknownScope, "gc-err-unknown-scope"}, {fserr.ErrPrivateExists, "gc-err-private-exists"},
+		{fserr.ErrNameTaken, "gc-err-name-taken"}, {fserr.ErrBadPath, "gc-err-bad-path"}} {
+		if errors.Is(err, s.err) {
+			return render.Message(lang, s.key)
+		}
+	}
+	return err.Error()
+}
+
+// englishKind names a file kind with its article, for English notes.
+var englishKind = map[string]string{
+	"symlink": "a symlink", "directory": "a directory", "fifo": "a FIFO", "socket": "a socket",
+	"char-device": "a character device", "block-device": "a block device", "regular": "a regular file",
+	"unknown": "of unknown type",
 }
 
 // NoteText words a scan note for --debug.
-func NoteText(scope skill.Scope, n scan.Note) string {
-	kind := fsmsg.Kind(uint32(n.FileKind))
+func NoteText(scope skill.Scope, n scan.Note, lang render.Lang) string {
+	kind := n.FileKind.String()
+	if lang == render.English {
+		kind = englishKind[n.FileKind.String()]
+	}
 	dir := "" // the scope directory a missing or odd parent stands for
 	for _, d := range scope.Dirs() {
 		if d == n.Path || strings.HasPrefix(d, n.Path+"/") {
@@ -50,24 +103,42 @@ func NoteText(scope skill.Scope, n scan.Note) string {
 	}
 	switch n.Kind {
 	case scan.NoteMissing:
-		return "does not exist; nothing to scan in " + dir
+		return render.Message(lang, "gc-note-missing", dir)
 	case scan.NoteSymlink, scan.NoteNotDir:
 		if dir != "" {
-			return "is " + kind + ", not a directory; not followed, nothing scanned in " + dir
+			return render.Message(lang, "gc-note-not-dir", kind, dir)
 		}
-		return kind + "; not followed, not listed"
+		return render.Message(lang, "gc-note-special", kind)
 	case scan.NoteSpecial:
-		return kind + "; not followed, not listed"
+		return render.Message(lang, "gc-note-special", kind)
 	case scan.NoteOtherMount:
-		return "on another file system; not descended"
+		return render.Message(lang, "gc-note-other-mount")
 	case scan.NoteChanged:
-		return "changed during scan (now " + kind + "); not descended"
+		return render.Message(lang, "gc-note-changed", kind)
 	case scan.NoteMetadataUnusable:
 		why := string(n.Reason)
 		if n.Err != nil {
-			why += ": " + fsmsg.ErrText(n.Err)
+			why += ": " + causeText(n.Err, lang)
 		}
-		return "metadata not used (" + why + "); mtime used"
+		return render.Message(lang, "gc-note-metadata", why)
 	}
 	return string(n.Kind)
+}
+
+// WarningText words one of river gc's warnings as something to act on.
+func WarningText(w gc.Warning, lang render.Lang) string {
+	n, total := strconv.Itoa(w.N), strconv.Itoa(w.Total)
+	switch w.Kind {
+	case gc.WarnDanglingSingleSource, gc.WarnSingleSourceOutsideRoot:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), displayPath(w.Path), displayPath(w.Target))
+	case gc.WarnUnusedExclude:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), w.Path)
+	case gc.WarnAggressive:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
+	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, displayPath(w.Path))
+	case gc.WarnUnprotectedDelete, gc.WarnRestored:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), n, displayPath(w.Path))
+	}
+	return string(w.Kind)
 }

@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
@@ -16,6 +18,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/gate"
 	"github.com/plangate-gc/plangate-gc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
+	"github.com/plangate-gc/plangate-gc/internal/progress"
 	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/report"
@@ -102,12 +105,14 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 
 // execute runs the configured river gc and writes its outputs.
 func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
+	lang := render.Lang(c.Lang)
 	if c.Debug {
-		cfg.OnFile = func(_ skill.Scope, f scan.File) {
-			fmt.Fprintf(stderr, "debug: %s: %s timestamp %d, %d bytes\n", f.Path, f.TimestampSource, f.Timestamp, f.Size)
+		cfg.OnFile = func(scope skill.Scope, f scan.File) {
+			fmt.Fprintf(stderr, "debug: %s: scope %s, timestamp %s (%s, %d), %d bytes\n", f.Path, scope,
+				time.Unix(f.Timestamp, 0).UTC().Format(time.DateOnly), f.TimestampSource, f.Timestamp, f.Size)
 		}
 		cfg.OnNote = func(scope skill.Scope, n scan.Note) {
-			fmt.Fprintf(stderr, "debug: %s: %s\n", n.Path, report.NoteText(scope, n))
+			fmt.Fprintf(stderr, "debug: %s: %s\n", n.Path, report.NoteText(scope, n, lang))
 		}
 	}
 	if c.EmitInventory {
@@ -117,7 +122,7 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 				return err
 			}
 		}
-		if err := report.Errors(stderr, errs); err != nil {
+		if err := report.Errors(stderr, errs, lang); err != nil {
 			return err
 		}
 		if len(errs) > 0 {
@@ -125,18 +130,38 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 		}
 		return nil
 	}
+	if len(c.Explain) > 0 {
+		return c.explain(cfg, stdout)
+	}
 	jsonOnStdout := c.JSON && c.OutputFile == ""
-	progress := false
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) && !c.Quiet && !jsonOnStdout {
-		progress = true
-		cfg.Progress = func(done, total int) { fmt.Fprintf(stderr, "\rdeleting %d/%d", done, total) }
+	terminal := isTerminal(stderr)
+	if terminal && !c.Quiet && !jsonOnStdout {
+		line := progress.New(stderr)
+		cfg.Scanned = func(files int) {
+			line.Update(render.Message(lang, "gc-progress-scan", strconv.Itoa(files)), false)
+		}
+		cfg.Progress = func(done, total int) {
+			line.Update(render.Message(lang, "gc-progress-delete", strconv.Itoa(done), strconv.Itoa(total)), done == total)
+		}
+		out, err := gc.Run(ctx, cfg)
+		line.Clear()
+		return c.write(out, err, cfg, stdout, stderr)
 	}
 	out, err := gc.Run(ctx, cfg)
-	if progress {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
+	return c.write(out, err, cfg, stdout, stderr)
+}
+
+// write writes the outputs of a run: the summary, the errors, the debug
+// evidence, the --summary-file Markdown and the JSON result.
+func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
+	}
+	lang := render.Lang(c.Lang)
+	if c.Debug {
+		for _, rm := range out.Removed {
+			fmt.Fprintf(stderr, "debug: %s: %s\n", rm.Path, removalEvidence(rm))
+		}
 	}
 	// The summary first: if writing the JSON fails after a --force run,
 	// the deletions are still on record.
@@ -145,13 +170,23 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 		if c.JSON {
 			summaryTo = stderr
 		}
-		if err := report.Summary(summaryTo, out, cfg.Retention, cfg.Now, render.Lang(c.Lang)); err != nil {
+		opt := report.Options{Terminal: isTerminal(summaryTo), Verbose: c.Verbose}
+		if err := report.Summary(summaryTo, out, cfg.Retention, cfg.Now, lang, opt); err != nil {
 			return err
 		}
 	}
 	// Errors always go to stderr too (seed 000: "Errors still go to stderr").
-	if err := report.Errors(stderr, out.Errors); err != nil {
+	if err := report.Errors(stderr, out.Errors, lang); err != nil {
 		return err
+	}
+	if c.SummaryFile != "" {
+		var buf bytes.Buffer
+		if err := report.Markdown(&buf, out, cfg.Retention, cfg.Now, lang); err != nil {
+			return err
+		}
+		if err := appendFile(c.SummaryFile, buf.Bytes()); err != nil {
+			return err
+		}
 	}
 	if c.JSON {
 		var buf bytes.Buffer
@@ -168,6 +203,62 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 	}
 	if len(out.Errors) > 0 {
 		return errRuntime
+	}
+	return nil
+}
+
+// explain answers --explain: nothing is deleted; exit 1 when a path could
+// not be examined.
+func (c *cli) explain(cfg gc.Config, stdout io.Writer) error {
+	exps, err := gc.Explain(cfg, c.Explain)
+	if err != nil {
+		return err
+	}
+	if err := report.Explain(stdout, exps, cfg.Now, cfg.Retention, render.Lang(c.Lang)); err != nil {
+		return err
+	}
+	for _, ex := range exps {
+		if ex.Verdict == gc.VerdictError {
+			return errRuntime
+		}
+	}
+	return nil
+}
+
+// removalEvidence is a --debug line's verdict for one removal.
+func removalEvidence(rm gc.Removed) string {
+	ev := ""
+	switch rm.Reason {
+	case skill.ReasonAge:
+		ev = strconv.FormatInt(rm.Decision.MtimeAge, 10) + " days"
+	case skill.ReasonCount:
+		ev = "rank " + strconv.Itoa(rm.Decision.Rank)
+	case skill.ReasonSize:
+		ev = "cumulative " + rm.Decision.Cumulative.String() + " bytes"
+	}
+	return fmt.Sprintf("scope %s, timestamp %s (%s), %d bytes, remove: %s (%s)", rm.Scope,
+		time.Unix(rm.Timestamp, 0).UTC().Format(time.DateOnly), rm.Source, rm.SizeBytes, rm.Reason, ev)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// appendFile appends data to path (--summary-file), creating it 0644;
+// O_NOFOLLOW refuses a symlink put there since the flags were checked.
+func appendFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return fmt.Errorf("--summary-file: %w", err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("--summary-file %s: %w", path, err)
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ var allowed = map[string][]string{
 	"report":    {"gc", "internal/fserr", "render", "scan", "skill"},
 
 	"cmd/plangate-gc": {"eval", "internal/cliparse", "internal/version", "pipeline", "render", "schemas"},
-	"cmd/river-gc": {"gate", "gc", "gitignore", "gitindex", "internal/cliparse", "internal/rfc3339",
+	"cmd/river-gc": {"gate", "gc", "gitignore", "gitindex", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "jsonnum", "render", "report", "scan", "skill"},
 
 	"internal/eintr":     {},
@@ -38,6 +38,7 @@ var allowed = map[string][]string{
 	"internal/rfc3339":   {},
 	"internal/cliparse":  {},
 	"internal/version":   {},
+	"internal/progress":  {},
 	"internal/golden":    {},
 	"internal/synth":     {},
 	"internal/testtree":  {},

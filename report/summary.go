@@ -1,0 +1,152 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/render"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// Options shape the human summary for where it goes.
+type Options struct {
+	// Terminal: the summary goes to a terminal, which gets the first
+	// TerminalRemovals removals and a count (unless Verbose).
+	Terminal bool
+	// Verbose lists every removal, even on a terminal.
+	Verbose bool
+}
+
+// TerminalRemovals is how many removals a terminal shows without --verbose.
+const TerminalRemovals = 20
+
+// totals are the removals' count and bytes, overall and per scope.
+type totals struct {
+	files   int
+	bytes   skill.Bytes
+	byScope map[skill.Scope]scopeTotal
+}
+
+type scopeTotal struct {
+	files int
+	bytes skill.Bytes
+}
+
+func sum(o gc.Outcome) totals {
+	t := totals{byScope: map[skill.Scope]scopeTotal{}}
+	for _, rm := range o.Removed {
+		t.files++
+		t.bytes = t.bytes.Add(rm.SizeBytes)
+		st := t.byScope[rm.Scope]
+		t.byScope[rm.Scope] = scopeTotal{st.files + 1, st.bytes.Add(rm.SizeBytes)}
+	}
+	return t
+}
+
+// Summary writes river gc's human summary in lang: the totals (like
+// docker's "Total reclaimed space"), the header with mode, retention and
+// now, the per-scope table, the removals aligned in columns, river gc's warnings
+// (gc already turned the engine's into its own) and the engine's questions, and the count of errors (which Errors
+// writes). It streams: 200k removals cost two linear passes.
+func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang render.Lang, opt Options) error {
+	p := printer{lang}
+	b := bufio.NewWriter(w)
+	t := sum(o)
+	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(t.bytes.String()), strconv.Itoa(t.files)) + "\n")
+	b.WriteString(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
+		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
+	widths := []int{18, 8, 10, 8, 10, 10}
+	row := func(cells ...string) {
+		b.WriteString(pad(cells[0], widths[0], true))
+		for i, c := range cells[1:] {
+			b.WriteString(" " + pad(c, widths[i+1], false))
+		}
+		b.WriteByte('\n')
+	}
+	row(p.Sprintf(keyGCScope), p.Sprintf(keyGCKept), p.Sprintf(keyGCSize), p.Sprintf(keyGCRemoved), p.Sprintf(keyGCSize),
+		p.Sprintf("gc-protected"))
+	for _, s := range o.Scopes {
+		rm := t.byScope[s.Scope]
+		pr := s.Protected.HardGuarded + s.Protected.Excluded + s.Protected.Tracked
+		row(string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()),
+			strconv.Itoa(rm.files), HumanBytes(rm.bytes.String()), strconv.Itoa(pr))
+	}
+	if len(o.Removed) > 0 {
+		listKey := keyGCRemovedList
+		if o.Mode == gc.DryRun {
+			listKey = keyGCWouldRemove
+		}
+		b.WriteString(p.Sprintf(listKey, strconv.Itoa(len(o.Removed))) + "\n")
+		shown := len(o.Removed)
+		if opt.Terminal && !opt.Verbose {
+			shown = min(shown, TerminalRemovals)
+		}
+		writeRemovals(b, p, o.Removed[:shown], now)
+		if shown < len(o.Removed) {
+			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(len(o.Removed)-shown)) + "\n")
+		}
+	}
+	for _, wa := range o.Warnings {
+		fmt.Fprintf(b, "%s: %s\n", p.Sprintf(keyGCWarning), WarningText(wa, lang))
+	}
+	for _, s := range o.Scopes {
+		for _, q := range s.Result.Questions {
+			fmt.Fprintf(b, "%s %s: %s\n", p.Sprintf(keyGCQuestion), s.Scope, render.QuestionMessage(q, s.Scope, lang))
+		}
+	}
+	if len(o.Errors) > 0 {
+		b.WriteString(p.Sprintf(keyGCErrors, strconv.Itoa(len(o.Errors))) + "\n")
+	}
+	return b.Flush()
+}
+
+// removalCells are one removal's columns: reason, size, age in days,
+// timestamp date (UTC), source; the path comes last so that a long path
+// never pushes the other columns out of line.
+func removalCells(rm gc.Removed, now int64) [5]string {
+	return [5]string{string(rm.Reason), HumanBytes(strconv.FormatUint(rm.SizeBytes, 10)),
+		strconv.FormatInt(ageDays(now, rm.Timestamp), 10), date(rm.Timestamp), string(rm.Source)}
+}
+
+// writeRemovals writes the removals under a header, each column as wide
+// as its widest cell (one pass to measure, one to write).
+func writeRemovals(b *bufio.Writer, p printer, rms []gc.Removed, now int64) {
+	head := [5]string{p.Sprintf("gc-col-reason"), p.Sprintf(keyGCSize), p.Sprintf("gc-col-age"),
+		p.Sprintf("gc-col-timestamp"), p.Sprintf("gc-col-source")}
+	var w [5]int
+	for i, h := range head {
+		w[i] = cols(h)
+	}
+	for _, rm := range rms {
+		for i, c := range removalCells(rm, now) {
+			w[i] = max(w[i], cols(c))
+		}
+	}
+	line := func(cells [5]string, path string) {
+		b.WriteString("  ")
+		for i, c := range cells {
+			b.WriteString(pad(c, w[i], i != 1 && i != 2) + "  ")
+		}
+		b.WriteString(path + "\n")
+	}
+	line(head, p.Sprintf("gc-col-path"))
+	for _, rm := range rms {
+		line(removalCells(rm, now), displayPath(rm.Path))
+	}
+}
+
+// ageDays is (now − ts) div 86400, as the engine counts age.
+func ageDays(now, ts int64) int64 {
+	d := now - ts
+	if d < 0 {
+		return 0
+	}
+	return d / 86400
+}
+
+// date is the UTC calendar date of an epoch second.
+func date(ts int64) string { return time.Unix(ts, 0).UTC().Format(time.DateOnly) }
