@@ -42,6 +42,24 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 			}
 		}
 	}
+	if len(c.Explain) > 0 {
+		for _, other := range []struct {
+			set  bool
+			name string
+		}{{c.Force, "--force"}, {c.JSON, "--json"}, {c.EmitInventory, "--emit-inventory"}, {c.SummaryFile != "", "--summary-file"}} {
+			if other.set {
+				return cfg, configErrorf("--explain answers questions and changes nothing; it does not combine with %s", other.name)
+			}
+		}
+		for _, p := range c.Explain {
+			if p == "" {
+				return cfg, configErrorf("--explain: empty value; give one or leave the flag out")
+			}
+		}
+	}
+	if c.EmitInventory && (c.Force || c.JSON || c.SummaryFile != "") {
+		return cfg, configErrorf("--emit-inventory only writes the engine's input; it does not combine with --force, --json or --summary-file")
+	}
 	if c.Quiet && c.Debug {
 		return cfg, configErrorf("--quiet and --debug are mutually exclusive")
 	}
