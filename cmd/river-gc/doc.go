@@ -36,8 +36,15 @@
 //	                       (temporary file + rename); needs --json
 //	--quiet                no human summary (errors still go to stderr)
 //	--debug                verbose stderr logging
-//	--root DIR             repository root all scopes are relative to
-//	                       (default .)
+//	--root DIR             repository root all scopes are relative to; it
+//	                       must hold .river/ or artifacts/ (default: the
+//	                       nearest such directory upward from here)
+//	--summary-file PATH    append the summary as Markdown (for
+//	                       $GITHUB_STEP_SUMMARY), dry-run and force alike
+//	--verbose              list every removal even on a terminal
+//	--explain PATH         say which one rule keeps or removes PATH
+//	                       (repeatable); changes nothing
+//	--version              print the version
 //	--emit-inventory       write one plangate-gc input document per
 //	                       non-empty scope and exit; `river-gc
 //	                       --emit-inventory | plangate-gc --json`
@@ -55,7 +62,15 @@
 // metadata.createdAt or generatedAt wins (streamed, 1 MiB cap); otherwise
 // the file's mtime. --timestamp mtime disables metadata.
 //
-// The JSON result (seed 000; indented, keys exactly the seed's):
+// Protected whatever the policy: the single sources and what a symlinked
+// one points to, files tracked in the git index, .gitkeep and .keep.
+// Deletion re-checks each file's identity at the moment of deletion
+// (sweep's package doc); SIGINT or SIGTERM during --force stops after the
+// file in hand and still writes the record (exit 1).
+//
+// The JSON result (seed 000's keys, in its order, plus evidence[],
+// warnings[] and per-scope protected and sources; schema:
+// `plangate-gc schema gc-result`), abridged:
 //
 //	{
 //	  "version": "1",
@@ -79,7 +94,11 @@
 // unknown --scope; malformed --exclude (SPEC A5); --retention-days not a
 // number or < 0; --max-entries not an integer >= 1; --max-size-mb not a
 // number > 0; --now not RFC 3339; --output-file without --json; --quiet
-// with --debug; a missing or non-directory --root; an unknown flag.
+// with --debug; a missing or non-directory --root, or one holding neither
+// .river/ nor artifacts/; an empty value for any flag; an --output-file or
+// --summary-file that exists and is not a regular file, lies in a scope or
+// is a single source (a summary file with other hard links too); --explain
+// or --emit-inventory with flags that would write; an unknown flag.
 //
 // Exit codes: 0 on success with errors[] empty (dry-run or force); 1 when
 // errors[] is not empty or another --force run holds the lock on the root;
