@@ -102,7 +102,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"reason=size, sizeBytes=%s, cumulativeBytes=%s"},
 	keyGCHeader: {
 		"river gc (%s) — retention: %s 日 / %s 件 / %s MiB (scope ごと), 基準時刻 %s",
-		"river gc (%s) — retention: %s days / %s entries / %s MiB per scope, now %s"},
+		"river gc (%s) — retention per scope: age limit %s d, at most %s entries, at most %s MiB; now %s"},
 	keyGCScope:       {"scope", "scope"},
 	keyGCKept:        {"保持", "kept"},
 	keyGCSize:        {"サイズ", "size"},
@@ -143,19 +143,22 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"--exclude %s matched no file of the selected scopes; check the pattern's spelling and the scopes."},
 	"gc-warn-unjudgeable-name": {
 		"scope %s: エンジンが判定できない名前のファイル %s 件を保持しました (最初: %s)。名前を変更すると判定対象になります。",
-		"scope %s: kept %s files whose names the engine cannot judge (first: %s); rename them to have them judged."},
+		"scope %s: files kept because the engine cannot judge their names: %s (first: %s); rename them to have them judged."},
 	"gc-warn-future-timestamp": {
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
-		"scope %s: kept %s files with timestamps in the future (after --now) (first: %s); check the clock or the metadata."},
+		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},
 	"gc-warn-aggressive": {
 		"scope %s: 削除判定 %s 件 / 全 %s 件 (80%% 超)。retention が厳しすぎないか確認してください。",
-		"scope %s: %s of %s files are past the retention (more than 80%%); check that the retention is not too aggressive."},
+		"scope %s: removals %s of %s (more than 80%%); check that the retention is not too aggressive."},
 	"gc-warn-unprotected-delete": {
-		"%s 件を rename による保護なしで削除しました (最初: %s)。名前が長すぎるか、renameat2 非対応のファイルシステムです。",
-		"deleted %s files without the rename-then-check protection (first: %s): the name is too long or the file system lacks renameat2."},
+		"%s 件を rename による保護なしで削除しました。名前が長すぎるか、renameat2 非対応のファイルシステムです。",
+		"files deleted without the rename-then-check protection: %s (a name too long for the private name, or a file system without renameat2)."},
 	"gc-warn-restored": {
 		"中断された以前の実行が残した %s 件を元の名前に戻しました (最初: %s)。",
-		"put back %s files left under a private name by an interrupted run (first: %s)."},
+		"files put back from the private names an interrupted run left: %s (first: %s)."},
+	"gc-warn-leftover": {
+		"中断された以前の実行が作業用の名前で残したファイルが %s 件あります (最初: %s)。次の --force 実行で元の名前に戻します。",
+		"files an interrupted run left under a private name: %s (first: %s); the next --force run puts them back."},
 	"gc-error-line":         {"river gc: エラー: %s: %s", "river gc: error: %s: %s"},
 	"gc-err-not-utf8-dir":   {"ディレクトリ名が UTF-8 ではないため、下位を走査しません", "directory name is not valid UTF-8; not descended"},
 	"gc-err-not-utf8-file":  {"ファイル名が UTF-8 ではないため、一覧に含めません", "file name is not valid UTF-8; not listed"},
@@ -189,16 +192,16 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-note-metadata":      {"メタデータを使いません (%s)。mtime を使います", "metadata not used (%s); mtime used"},
 	"gc-explain-file": {
 		"%s: scope %s, %s, タイムスタンプ %s (%s), 経過 %s 日",
-		"%s: scope %s, %s, timestamp %s (%s), %s days old"},
+		"%s: scope %s, %s, timestamp %s (%s), age in days %s"},
 	"gc-explain-nofile": {"%s:", "%s:"},
 	"gc-verdict-remove-age": {
-		"→ 削除: age (経過 %s 日 > 保持期間 %s 日)", "→ remove: age (%s days old > retention %s days)"},
+		"→ 削除: age (経過 %s 日 > 保持期間 %s 日)", "→ remove: age (age in days %s > retention %s)"},
 	"gc-verdict-remove-count": {
-		"→ 削除: count (新しい順で %s 番目 > 上限 %s 件)", "→ remove: count (rank %s by age > max %s entries)"},
+		"→ 削除: count (新しい順で %s 番目 > 上限 %s 件)", "→ remove: count (rank %s, newest first, beyond the %s kept)"},
 	"gc-verdict-remove-size": {
 		"→ 削除: size (累計 %s > 上限 %s MiB)", "→ remove: size (cumulative %s > max %s MiB)"},
 	"gc-verdict-keep": {
-		"→ 保持: すべての上限内 (%s 日 / %s 件 / %s MiB)", "→ keep: within every limit (%s days / %s entries / %s MiB)"},
+		"→ 保持: すべての上限内 (%s 日 / %s 件 / %s MiB)", "→ keep: within every limit (age limit %s d, at most %s entries, at most %s MiB)"},
 	"gc-verdict-guarded":      {"→ 保持: single source (またはその参照先) のため削除しません", "→ keep: a single source (or its target); never deleted"},
 	"gc-verdict-excluded":     {"→ 保持: --exclude に一致", "→ keep: matched --exclude"},
 	"gc-verdict-tracked":      {"→ 保持: git 管理下 (または .gitkeep/.keep)", "→ keep: tracked in git (or .gitkeep/.keep)"},

@@ -155,10 +155,11 @@ func TestErrorTextIsWordedPerLanguage(t *testing.T) {
 }
 
 // TestEveryWarningKindIsWorded: each kind has its own sentence in both
-// languages, naming its path, and none says mtimeEpoch.
+// languages, naming its path (a count alone for the counted kinds without
+// one), and none says mtimeEpoch.
 func TestEveryWarningKindIsWorded(t *testing.T) {
 	for _, k := range []gc.WarningKind{gc.WarnDanglingSingleSource, gc.WarnSingleSourceOutsideRoot, gc.WarnUnusedExclude,
-		gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnAggressive, gc.WarnUnprotectedDelete, gc.WarnRestored} {
+		gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnAggressive, gc.WarnUnprotectedDelete, gc.WarnLeftover, gc.WarnRestored} {
 		w := gc.Warning{Kind: k, Scope: skill.ScopeEvals, Path: "P/x", Target: "T/y", N: 7, Total: 8}
 		for _, lang := range []render.Lang{render.English, render.Japanese} {
 			s := WarningText(w, lang)
@@ -166,7 +167,7 @@ func TestEveryWarningKindIsWorded(t *testing.T) {
 				k != gc.WarnDanglingSingleSource && k != gc.WarnSingleSourceOutsideRoot {
 				t.Errorf("%s %s: %q", lang, k, s)
 			}
-			if k != gc.WarnAggressive && !strings.Contains(s, "P/x") {
+			if k != gc.WarnAggressive && k != gc.WarnUnprotectedDelete && !strings.Contains(s, "P/x") {
 				t.Errorf("%s %s does not name the path: %q", lang, k, s)
 			}
 		}

@@ -137,7 +137,9 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
 	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, displayPath(w.Path))
-	case gc.WarnUnprotectedDelete, gc.WarnRestored:
+	case gc.WarnUnprotectedDelete:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
+	case gc.WarnRestored, gc.WarnLeftover:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, displayPath(w.Path))
 	}
 	return string(w.Kind)
