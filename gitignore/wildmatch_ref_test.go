@@ -7,12 +7,6 @@ import "strings"
 // test-only reference the memoised matcher in wildmatch.go is compared with
 // (FuzzCompile, TestWildmatchAgreesWithReference).
 
-// refWildmatch reports whether text matches pat. pathname selects WM_PATHNAME
-// semantics: wildcards other than a properly placed "**" do not match '/'.
-func refWildmatch(pat, text string, pathname bool) bool {
-	return refDowild(pat, text, pathname) == wmMatch
-}
-
 // refDowild is git's dowild(); see the file comment. Indices p and t play the
 // role of the C pointers into the pattern and the text.
 func refDowild(pat, text string, pathname bool) int {
