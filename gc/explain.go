@@ -94,9 +94,8 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 	for _, f := range sc.files {
 		fv := fileVerdict{scope: scope, file: f, verdict: VerdictKeep}
 		nfc := norm.NFC.String(f.Path)
-		_, judged := sc.byPath[f.Path]
 		switch d, isRemoved := removed[f.Path]; {
-		case !judged:
+		case isTracked(cfg, f.Path):
 			fv.verdict = VerdictTracked
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc):
 			fv.verdict = VerdictUnjudgeable

@@ -126,29 +126,34 @@ func judge(cfg Config) (judgement, error) {
 		}
 		so := ScopeOutcome{Scope: scope, Result: res, Sources: sc.sources,
 			Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: len(sc.tracked)}}
-		removed := make(map[string]bool, len(res.Removed))
+		// res.Removed and sc.files are both in path order: one merge walk
+		// finds each removed file's scan record, and keptSummary counts
+		// every regular file not removed (what the engine kept, what it
+		// could not judge, and the tracked files it never saw).
+		i := 0
 		for _, d := range res.Removed {
-			f := sc.byPath[d.Path]
-			removed[d.Path] = true
+			for ; sc.files[i].Path != d.Path; i++ {
+				so.Kept++
+				so.KeptBytes = so.KeptBytes.Add(uint64(sc.files[i].Size))
+			}
+			f := sc.files[i]
+			i++
 			j.out.Removed = append(j.out.Removed, Removed{Scope: scope, Path: d.Path, SizeBytes: d.SizeBytes,
 				Reason: d.Reason, Timestamp: f.Timestamp, Source: f.TimestampSource, Decision: d})
 			j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 		}
-		// keptSummary counts every regular file not removed: what the
-		// engine kept, what it could not judge, and the tracked files it
-		// never saw.
-		for _, f := range sc.files {
-			if !removed[f.Path] {
-				so.Kept++
-				so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
-			}
+		for _, f := range sc.files[i:] {
+			so.Kept++
+			so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
 		}
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
 		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
 		j.out.Scopes = append(j.out.Scopes, so)
 		for _, e := range sc.input.Paths {
-			all = append(all, norm.NFC.String(e.Path))
+			if len(cfg.Excludes) > 0 {
+				all = append(all, norm.NFC.String(e.Path))
+			}
 		}
 		total += len(sc.files)
 		if cfg.Scanned != nil {

@@ -16,9 +16,8 @@ const maxSize = skill.MaxSafe
 // scopeScan is one scope's scan turned into engine input.
 type scopeScan struct {
 	input     skill.Input
-	files     []scan.File          // every regular file found, judged or not
-	byPath    map[string]scan.File // the files handed to the engine
-	tracked   []scan.File          // protected as tracked; never handed to the engine
+	files     []scan.File // every regular file found, judged or not, in path order
+	tracked   []scan.File // protected as tracked; never handed to the engine
 	sources   Sources
 	leftovers []string
 	errs      []*fserr.Error
@@ -32,9 +31,8 @@ type scopeScan struct {
 func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 	res := scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata})
 	sc := scopeScan{
-		input:  skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards},
-		byPath: make(map[string]scan.File, len(res.Files)),
-		errs:   res.Errors,
+		input: skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards},
+		errs:  res.Errors,
 		// Leftovers are not judged: a --force run restores them first.
 		leftovers: res.Leftovers,
 	}
@@ -61,11 +59,10 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 		default:
 			sc.sources.Mtime++
 		}
-		if keepName(f.Path) || (cfg.Tracked != nil && cfg.Tracked.Contains(f.Path)) {
+		if isTracked(cfg, f.Path) {
 			sc.tracked = append(sc.tracked, f)
 			continue
 		}
-		sc.byPath[f.Path] = f
 		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
 	}
 	return sc
@@ -105,4 +102,10 @@ func unjudgeable(scope skill.Scope, entries []skill.Entry) (first string, n int)
 		return "", 0
 	}
 	return slices.Min(bad), len(bad)
+}
+
+// isTracked reports whether a file is protected as tracked: in the git
+// index, or a .gitkeep/.keep placeholder anywhere.
+func isTracked(cfg Config, p string) bool {
+	return keepName(p) || (cfg.Tracked != nil && cfg.Tracked.Contains(p))
 }
