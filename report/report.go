@@ -6,8 +6,6 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -98,13 +96,62 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		b = append(b, '}')
 	}
 	b = append(b, "]}"...)
-	var out bytes.Buffer
-	if err := json.Indent(&out, b, "", "  "); err != nil {
-		return fmt.Errorf("report: river gc JSON: %w", err)
-	}
-	out.WriteByte('\n')
-	_, err := w.Write(out.Bytes())
+	_, err := w.Write(append(indent(make([]byte, 0, len(b)+len(b)/2), b), '\n'))
 	return err
+}
+
+// indent lays out compact JSON that this package built (so it is valid and
+// its strings are escaped) exactly as json.Indent(dst, src, "", "  ")
+// would, without json.Indent's second validating pass over a result that
+// can hold hundreds of thousands of removals.
+func indent(dst, src []byte) []byte {
+	depth, inString := 0, false
+	newline := func() {
+		dst = append(dst, '\n')
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if inString {
+			dst = append(dst, c)
+			switch c {
+			case '\\':
+				i++
+				dst = append(dst, src[i])
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			dst = append(dst, c)
+		case '{', '[':
+			dst = append(dst, c)
+			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
+				dst = append(dst, src[i+1])
+				i++
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, c, ' ')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // Errors writes river gc's errors[] for stderr, one per line, in lang.

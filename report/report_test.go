@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -209,6 +210,24 @@ func BenchmarkSummary2k(b *testing.B) {
 	for b.Loop() {
 		if err := Summary(io.Discard, o, r, now, render.English, Options{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestIndentMatchesEncodingJSON: the hand-rolled layout is byte for byte
+// json.Indent's, on nested, empty and escape-laden documents.
+func TestIndentMatchesEncodingJSON(t *testing.T) {
+	for _, src := range []string{
+		`{}`, `[]`, `{"a":[],"b":{},"c":[1,2,{"d":"e"}]}`,
+		`{"p":"a\"b\\c,{}[]:","q":[{"r":"\u2028"},{"s":null,"t":true}],"u":-1.5e3}`,
+		`{"version":"1","removed":[{"path":"x","sizeBytes":1,"reason":"age"}],"errors":[]}`,
+	} {
+		var want bytes.Buffer
+		if err := json.Indent(&want, []byte(src), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := indent(nil, []byte(src)); string(got) != want.String() {
+			t.Errorf("indent(%s) =\n%s\nwant\n%s", src, got, want.String())
 		}
 	}
 }
