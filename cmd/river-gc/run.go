@@ -189,15 +189,12 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 		}
 	}
 	if c.JSON {
-		var buf bytes.Buffer
-		if err := report.GCJSON(&buf, out, cfg.Retention); err != nil {
-			return err
-		}
+		write := func(w io.Writer) error { return report.GCJSON(w, out, cfg.Retention) }
 		if c.OutputFile != "" {
-			if err := writeAtomically(c.OutputFile, buf.Bytes()); err != nil {
+			if err := writeAtomically(c.OutputFile, write); err != nil {
 				return err
 			}
-		} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+		} else if err := write(stdout); err != nil {
 			return err
 		}
 	}
@@ -274,10 +271,10 @@ func setFlags(kctx *kong.Context) map[string]bool {
 	return set
 }
 
-// writeAtomically writes data to path through a temporary file in the same
-// directory and a rename, so a reader never sees a half-written result;
+// writeAtomically has write fill a temporary file in path's directory and
+// renames it to path, so a reader never sees a half-written result;
 // missing parent directories are created, the mode is 0644.
-func writeAtomically(path string, data []byte) error {
+func writeAtomically(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("--output-file: %w", err)
@@ -287,7 +284,7 @@ func writeAtomically(path string, data []byte) error {
 		return fmt.Errorf("--output-file: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
-	_, err = tmp.Write(data)
+	err = write(tmp)
 	if err == nil {
 		err = tmp.Chmod(0o644)
 	}
