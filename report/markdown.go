@@ -27,9 +27,9 @@ func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rend
 	t := sum(o)
 	b.WriteString("## " + p.Sprintf("gc-md-title") + "\n\n")
 	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(t.bytes.String()), strconv.Itoa(t.files))) + "**\n\n")
-	b.WriteString(mdText(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
+	b.WriteString(mdText(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339))) + "\n\n")
-	mdRow(b, p.Sprintf(keyGCScope), p.Sprintf(keyGCKept), p.Sprintf(keyGCSize), p.Sprintf(keyGCRemoved), p.Sprintf(keyGCSize),
+	mdRow(b, p.Sprintf("gc-scope"), p.Sprintf("gc-kept"), p.Sprintf("gc-size"), p.Sprintf("gc-removed"), p.Sprintf("gc-size"),
 		p.Sprintf("gc-guarded"), p.Sprintf("gc-excluded"), p.Sprintf("gc-tracked"))
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range o.Scopes {
@@ -39,12 +39,12 @@ func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rend
 			strconv.Itoa(s.Protected.Tracked))
 	}
 	if len(o.Removed) > 0 {
-		listKey := keyGCRemovedList
+		listKey := "gc-removed-list"
 		if o.Mode == gc.DryRun {
-			listKey = keyGCWouldRemove
+			listKey = "gc-would-remove"
 		}
 		b.WriteString("\n" + mdText(p.Sprintf(listKey, strconv.Itoa(len(o.Removed)))) + "\n\n")
-		mdRow(b, p.Sprintf("gc-col-path"), p.Sprintf("gc-col-reason"), p.Sprintf(keyGCSize), p.Sprintf("gc-col-age"),
+		mdRow(b, p.Sprintf("gc-col-path"), p.Sprintf("gc-col-reason"), p.Sprintf("gc-size"), p.Sprintf("gc-col-age"),
 			p.Sprintf("gc-col-timestamp"), p.Sprintf("gc-col-source"))
 		b.WriteString("|---|---|--:|--:|---|---|\n")
 		shown := min(len(o.Removed), MarkdownRemovals)
@@ -62,7 +62,7 @@ func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rend
 	}
 	for _, s := range o.Scopes {
 		for _, q := range s.Result.Questions {
-			warns = append(warns, p.Sprintf(keyGCQuestion)+" "+string(s.Scope)+": "+render.QuestionMessage(q, s.Scope, lang))
+			warns = append(warns, p.Sprintf("gc-question")+" "+string(s.Scope)+": "+render.QuestionMessage(q, s.Scope, lang))
 		}
 	}
 	if len(warns) > 0 {

@@ -229,16 +229,3 @@ func comma(b []byte, i int) []byte {
 	return b
 }
 
-// Catalog keys of river gc's summary (the texts are in render's catalog).
-const (
-	keyGCHeader      = "gc-header"
-	keyGCScope       = "gc-scope"
-	keyGCKept        = "gc-kept"
-	keyGCSize        = "gc-size"
-	keyGCRemoved     = "gc-removed"
-	keyGCRemovedList = "gc-removed-list"
-	keyGCWouldRemove = "gc-would-remove"
-	keyGCWarning     = "gc-warning"
-	keyGCQuestion    = "gc-question"
-	keyGCErrors      = "gc-errors"
-)

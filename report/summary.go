@@ -57,7 +57,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	b := bufio.NewWriter(w)
 	t := sum(o)
 	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(t.bytes.String()), strconv.Itoa(t.files)) + "\n")
-	b.WriteString(p.Sprintf(keyGCHeader, string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
+	b.WriteString(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
 	widths := []int{18, 8, 10, 8, 10, 10}
 	row := func(cells ...string) {
@@ -67,7 +67,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		}
 		b.WriteByte('\n')
 	}
-	row(p.Sprintf(keyGCScope), p.Sprintf(keyGCKept), p.Sprintf(keyGCSize), p.Sprintf(keyGCRemoved), p.Sprintf(keyGCSize),
+	row(p.Sprintf("gc-scope"), p.Sprintf("gc-kept"), p.Sprintf("gc-size"), p.Sprintf("gc-removed"), p.Sprintf("gc-size"),
 		p.Sprintf("gc-protected"))
 	for _, s := range o.Scopes {
 		rm := t.byScope[s.Scope]
@@ -76,9 +76,9 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 			strconv.Itoa(rm.files), HumanBytes(rm.bytes.String()), strconv.Itoa(pr))
 	}
 	if len(o.Removed) > 0 {
-		listKey := keyGCRemovedList
+		listKey := "gc-removed-list"
 		if o.Mode == gc.DryRun {
-			listKey = keyGCWouldRemove
+			listKey = "gc-would-remove"
 		}
 		b.WriteString(p.Sprintf(listKey, strconv.Itoa(len(o.Removed))) + "\n")
 		shown := len(o.Removed)
@@ -91,15 +91,15 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		}
 	}
 	for _, wa := range o.Warnings {
-		fmt.Fprintf(b, "%s: %s\n", p.Sprintf(keyGCWarning), WarningText(wa, lang))
+		fmt.Fprintf(b, "%s: %s\n", p.Sprintf("gc-warning"), WarningText(wa, lang))
 	}
 	for _, s := range o.Scopes {
 		for _, q := range s.Result.Questions {
-			fmt.Fprintf(b, "%s %s: %s\n", p.Sprintf(keyGCQuestion), s.Scope, render.QuestionMessage(q, s.Scope, lang))
+			fmt.Fprintf(b, "%s %s: %s\n", p.Sprintf("gc-question"), s.Scope, render.QuestionMessage(q, s.Scope, lang))
 		}
 	}
 	if len(o.Errors) > 0 {
-		b.WriteString(p.Sprintf(keyGCErrors, strconv.Itoa(len(o.Errors))) + "\n")
+		b.WriteString(p.Sprintf("gc-errors", strconv.Itoa(len(o.Errors))) + "\n")
 	}
 	return b.Flush()
 }
@@ -115,7 +115,7 @@ func removalCells(rm gc.Removed, now int64) [5]string {
 // writeRemovals writes the removals under a header, each column as wide
 // as its widest cell (one pass to measure, one to write).
 func writeRemovals(b *bufio.Writer, p printer, rms []gc.Removed, now int64) {
-	head := [5]string{p.Sprintf("gc-col-reason"), p.Sprintf(keyGCSize), p.Sprintf("gc-col-age"),
+	head := [5]string{p.Sprintf("gc-col-reason"), p.Sprintf("gc-size"), p.Sprintf("gc-col-age"),
 		p.Sprintf("gc-col-timestamp"), p.Sprintf("gc-col-source")}
 	var w [5]int
 	for i, h := range head {
