@@ -228,4 +228,3 @@ func comma(b []byte, i int) []byte {
 	}
 	return b
 }
-
