@@ -66,12 +66,12 @@ func linkTarget(root *Root, src string) (target, link string, err error) {
 		return "", "", nil // not a symlink (or absent): nothing to resolve
 	}
 	link = string(buf[:n])
-	how = unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS}
-	tfd, err := eintr.Value(func() (int, error) { return unix.Openat2(root.FD, src, &how) })
-	switch {
-	case errors.Is(err, unix.EXDEV):
-		return "", link, errOutside
-	case err != nil:
+	// Follow the link the way a reader of it would (an absolute target
+	// may well lie inside the root), opening nothing but an O_PATH handle;
+	// where it ends up is then compared with the root by the kernel's
+	// names for both.
+	tfd, err := eintr.Value(func() (int, error) { return unix.Openat(dfd, name, unix.O_PATH|unix.O_CLOEXEC, 0) })
+	if err != nil {
 		return "", link, err
 	}
 	defer unix.Close(tfd)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -179,24 +180,35 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 	if err := report.Errors(stderr, out.Errors, lang); err != nil {
 		return err
 	}
-	if c.SummaryFile != "" {
-		var buf bytes.Buffer
-		if err := report.Markdown(&buf, out, cfg.Retention, cfg.Now, lang); err != nil {
-			return err
-		}
-		if err := appendFile(c.SummaryFile, buf.Bytes()); err != nil {
-			return err
-		}
-	}
+	// The JSON record before the Markdown summary: a summary file that
+	// cannot be written must not cost the record of what was deleted. If
+	// the --output-file cannot be written, the JSON goes to stdout instead,
+	// so a --force run always leaves it somewhere.
+	var failed error
 	if c.JSON {
 		write := func(w io.Writer) error { return report.GCJSON(w, out, cfg.Retention) }
 		if c.OutputFile != "" {
 			if err := writeAtomically(c.OutputFile, write); err != nil {
-				return err
+				failed = err
+				if werr := write(stdout); werr != nil {
+					return errors.Join(err, werr)
+				}
 			}
 		} else if err := write(stdout); err != nil {
 			return err
 		}
+	}
+	if c.SummaryFile != "" {
+		var buf bytes.Buffer
+		if err := report.Markdown(&buf, out, cfg.Retention, cfg.Now, lang); err != nil {
+			return errors.Join(failed, err)
+		}
+		if err := appendFile(c.SummaryFile, buf.Bytes()); err != nil {
+			return errors.Join(failed, err)
+		}
+	}
+	if failed != nil {
+		return failed
 	}
 	if len(out.Errors) > 0 {
 		return errRuntime
@@ -246,11 +258,24 @@ func isTerminal(w io.Writer) bool {
 // appendFile appends data to path (--summary-file), creating it 0644;
 // O_NOFOLLOW refuses a symlink put there since the flags were checked.
 func appendFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
+	// O_NONBLOCK: a FIFO put at the path during the run must not hang us;
+	// the descriptor itself is then checked, so what was swapped in since
+	// the flags were validated (a FIFO, a hard link) is refused.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
 		return fmt.Errorf("--summary-file: %w", err)
 	}
-	_, err = f.Write(data)
+	var st syscall.Stat_t
+	switch err = syscall.Fstat(int(f.Fd()), &st); {
+	case err != nil:
+	case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
+		err = errNotRegular
+	case st.Nlink > 1:
+		err = errLinked
+	}
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
