@@ -22,6 +22,7 @@ import (
 // (river gc could judge, or delete, its own result), or a single source.
 func checkOutputFiles(root *gc.Root, files ...string) error {
 	var rootAbs string
+	guard := newOutputGuard(root)
 	seen := map[string]string{}
 	for i, name := range []string{"output-file", "summary-file"} {
 		p := files[i]
@@ -48,10 +49,14 @@ func checkOutputFiles(root *gc.Root, files ...string) error {
 			}
 		}
 		rel, err := filepath.Rel(rootAbs, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
-			continue // outside the root: no scope can reach it
+		if err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			if what := protectedRole(filepath.ToSlash(rel)); what != "" {
+				return configErrorf("--%s %s: is %s; river gc never writes there", name, p, what)
+			}
 		}
-		if what := protectedRole(filepath.ToSlash(rel)); what != "" {
+		// By identity too: "x/..", symlinked parents and bind mounts
+		// reach the scopes under names the path alone does not show.
+		if what := guard.check(p); what != "" {
 			return configErrorf("--%s %s: is %s; river gc never writes there", name, p, what)
 		}
 	}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// fileID is a file's identity (device, inode).
+type fileID struct{ dev, ino uint64 }
+
+// outputGuard knows, by identity rather than by name, the directories and
+// files river gc must never write into or over: the scope directories, the
+// parents a missing scope directory would be created in, and the single
+// sources with what a symlinked one points to. Identities survive every
+// spelling of a path: "..", symlinked parents, bind mounts.
+type outputGuard struct {
+	root      fileID
+	scopeDirs map[fileID]string   // recursive scope directories
+	artifacts fileID              // review-artifacts lists its direct children
+	reserved  map[fileID][]string // directory → names that would become a scope directory
+	sources   map[fileID]string   // single sources and their targets
+}
+
+// newOutputGuard looks the protected places up below the root.
+func newOutputGuard(root *gc.Root) outputGuard {
+	g := outputGuard{scopeDirs: map[fileID]string{}, reserved: map[fileID][]string{}, sources: map[fileID]string{}}
+	g.root, _ = statAt(root.FD, ".")
+	for _, s := range skill.Scopes() {
+		if s == skill.ScopeReviewArtifacts {
+			continue
+		}
+		for _, d := range s.Dirs() {
+			if id, ok := statAt(root.FD, d); ok {
+				g.scopeDirs[id] = "an entry of scope " + string(s)
+			}
+		}
+	}
+	g.artifacts, _ = statAt(root.FD, "artifacts")
+	for dir, names := range map[string][]string{".": {".river", "artifacts"}, ".river": {"memory", "tmp"}, "artifacts": {"evals", ".tmp"}} {
+		if id, ok := statAt(root.FD, dir); ok {
+			g.reserved[id] = names
+		}
+	}
+	for _, s := range skill.Scopes() {
+		if src := s.SingleSource(); src != "" {
+			if id, ok := statFollowAt(root.FD, src); ok {
+				g.sources[id] = "the single source " + src + " (or what it points to)"
+			}
+		}
+	}
+	return g
+}
+
+// check says what p would damage, or "" for nothing.
+func (g outputGuard) check(p string) string {
+	if st, err := os.Stat(p); err == nil { // the file itself, however reached
+		if what, ok := g.sources[idOf(st)]; ok {
+			return what
+		}
+	}
+	dir, name := rawSplit(p)
+	// The nearest existing ancestor, as the kernel resolves the raw path
+	// (a missing directory would be created below it: then p's own name
+	// cannot take a scope directory's place).
+	direct := true
+	for {
+		if _, err := os.Stat(dir); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		dir, name = rawSplit(dir)
+		direct = false
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return ""
+	}
+	id := idOf(st)
+	if direct && g.artifacts == id && (isReviewArtifactName(name) || name == "review-artifact.schema.json") {
+		return "an entry of scope review-artifacts"
+	}
+	for _, reserved := range g.reserved[id] {
+		if direct && name == reserved {
+			return "where a scope directory belongs"
+		}
+	}
+	// Walk up through ".." (which also leaves a bind mount the way the
+	// kernel does) until the root or the file-system root.
+	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return ""
+	}
+	for {
+		var s unix.Stat_t
+		if unix.Fstat(fd, &s) != nil {
+			break
+		}
+		cur := fileID{uint64(s.Dev), s.Ino}
+		if what, ok := g.scopeDirs[cur]; ok {
+			unix.Close(fd)
+			return what
+		}
+		if what, ok := g.sources[cur]; ok {
+			unix.Close(fd)
+			return what
+		}
+		parent, err := unix.Openat(fd, "..", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		if err != nil {
+			return ""
+		}
+		fd = parent
+		var ps unix.Stat_t
+		if unix.Fstat(fd, &ps) != nil || (fileID{uint64(ps.Dev), ps.Ino} == cur) {
+			break // "/" is its own parent
+		}
+	}
+	unix.Close(fd)
+	return ""
+}
+
+// rawSplit splits p at its last slash without cleaning it, so that "x/.."
+// keeps the meaning the kernel gives it.
+func rawSplit(p string) (dir, name string) {
+	p = strings.TrimRight(p, "/")
+	i := strings.LastIndexByte(p, '/')
+	switch {
+	case i < 0:
+		return ".", p
+	case i == 0:
+		return "/", p[1:]
+	}
+	return p[:i], p[i+1:]
+}
+
+func idOf(st fs.FileInfo) fileID {
+	s := st.Sys().(*syscall.Stat_t) // Linux only, like the rest of river gc
+	return fileID{uint64(s.Dev), s.Ino}
+}
+
+// statAt is the identity of a directory below the root, not followed.
+func statAt(rootfd int, rel string) (fileID, bool) {
+	var st unix.Stat_t
+	if unix.Fstatat(rootfd, rel, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return fileID{}, false
+	}
+	return fileID{uint64(st.Dev), st.Ino}, true
+}
+
+// statFollowAt is the identity of what rel names, symlinks followed.
+func statFollowAt(rootfd int, rel string) (fileID, bool) {
+	var st unix.Stat_t
+	if unix.Fstatat(rootfd, rel, &st, 0) != nil {
+		return fileID{}, false
+	}
+	return fileID{uint64(st.Dev), st.Ino}, true
+}
+
+// isReviewArtifactName is the review-artifacts scope's name rule (SPEC A6).
+func isReviewArtifactName(name string) bool {
+	return skill.ScopeReviewArtifacts.InScope("artifacts/" + filepath.ToSlash(name))
+}
