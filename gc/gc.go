@@ -19,6 +19,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/plangate-gc/plangate-gc/gitignore"
+
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -75,6 +77,9 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	var restored sweep.Report
 	if cfg.Mode == Force && len(j.leftovers) > 0 {
+		j.leftovers = restorable(cfg, j.leftovers)
+	}
+	if cfg.Mode == Force && len(j.leftovers) > 0 {
 		// A killed run left files under private names: put them back
 		// (never over another file), then judge the tree as it now is.
 		restored = sweep.Restore(cfg.Root.FD, j.leftovers)
@@ -92,6 +97,21 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	out.sort()
 	return out, nil
+}
+
+// restorable keeps the leftovers that can be ours: river gc only ever
+// renames a file it is about to delete, so a private name that is itself
+// tracked or a placeholder, or whose original name is a single source, is
+// excluded or is tracked, was not made by river gc and is left alone.
+func restorable(cfg Config, leftovers []string) []string {
+	guards, _ := singleSources(cfg.Root, cfg.Scopes)
+	m, _ := gitignore.Compile(cfg.Excludes) // validated by the caller
+	return slices.DeleteFunc(slices.Clone(leftovers), func(p string) bool {
+		dir, name := path.Split(p)
+		orig := dir + strings.TrimPrefix(name, sweep.PrivatePrefix)
+		nfc := norm.NFC.String(orig)
+		return isTracked(cfg, p) || isTracked(cfg, orig) || guarded(guards, nfc) || m.Match(nfc)
+	})
 }
 
 // judgement is a judged run before any deletion.

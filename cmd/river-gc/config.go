@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -108,6 +109,12 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	// Tracked files are protected like hard guards (SPEC B2). An index
 	// that cannot be read protects nothing we could trust, so the run
 	// stops before anything is judged rather than risk a tracked file.
+	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"} {
+		if os.Getenv(v) != "" {
+			root.Close()
+			return cfg, configErrorf("%s is set: river gc finds the git index only through a .git entry above the root, so it cannot tell which files %s makes tracked; unset it", v, v)
+		}
+	}
 	tracked, err := gitindex.Tracked(root.FD)
 	if err != nil {
 		root.Close()
