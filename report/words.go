@@ -50,7 +50,11 @@ func causeText(err error, lang render.Lang) string {
 	)
 	switch {
 	case errors.As(err, &held):
-		return render.Message(lang, "gc-err-held", causeText(held.Cause, lang), held.Private, causeText(held.Why, lang))
+		key := "gc-err-held"
+		if !errors.Is(held.Why, fserr.ErrNameTaken) {
+			key = "gc-err-held-other"
+		}
+		return render.Message(lang, key, causeText(held.Cause, lang), held.Private, causeText(held.Why, lang))
 	case errors.As(err, &intr):
 		return render.Message(lang, "gc-err-interrupted", strconv.Itoa(intr.NotAttempted))
 	case errors.As(err, &changed):

@@ -62,6 +62,13 @@
 //     The same holds for a change of metadata alone (chmod, chown, a touch
 //     that sets the very same mtime) after the rename in step 3, because
 //     ctime is not compared in step 4.
+//   - A rewrite between step 2 and the rename in step 3 that leaves size
+//     and mtime as they were (a same-size write with the mtime set back):
+//     only ctime shows it, and ctime cannot be compared after our own
+//     rename.
+//   - Another file renamed onto the private name between step 4's statx
+//     and the unlinkat is unlinked in the scanned file's stead (the
+//     scanned file is then gone from the directory as well, replaced).
 //   - Names longer than 255 − len(PrivatePrefix) bytes, and file systems
 //     without renameat2(RENAME_NOREPLACE) (ENOSYS, EINVAL): such files are
 //     checked (step 2) and unlinked under their own name, so a file renamed
