@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -76,6 +77,7 @@ empty, or another --force run holds the lock), 2 config error.`
 // run parses and validates the flags, then runs river gc.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	var c cli
+	args, repeated := pullRepeated(args, "exclude", "scope", "explain")
 	kctx, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
 		kong.Vars{"version": "river-gc " + version.String()})
 	switch {
@@ -84,6 +86,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	case err != nil:
 		return &configError{err: cliparse.Translate(err)}
 	}
+	c.Exclude = append(c.Exclude, repeated["exclude"]...)
+	c.Scope = append(c.Scope, repeated["scope"]...)
+	c.Explain = append(c.Explain, repeated["explain"]...)
 	cfg, err := c.config(setFlags(kctx))
 	if err != nil {
 		return err
@@ -283,6 +288,35 @@ func appendFile(path string, data []byte) error {
 		return fmt.Errorf("--summary-file %s: %w", path, err)
 	}
 	return nil
+}
+
+// pullRepeated takes the values of the repeatable flags out of args
+// before kong sees them: kong appends to a slice flag in time quadratic in
+// its count, so 100,000 --exclude flags would take minutes. Only the plain
+// forms are taken ("--name=value", or "--name value" with a value that is
+// not itself a flag); anything else, and everything after "--", is left
+// for kong to parse or reject in its own words.
+func pullRepeated(args []string, names ...string) (rest []string, values map[string][]string) {
+	values = map[string][]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(rest, args[i:]...), values
+		}
+		taken := false
+		for _, n := range names {
+			if v, ok := strings.CutPrefix(a, "--"+n+"="); ok {
+				values[n], taken = append(values[n], v), true
+			} else if a == "--"+n && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				values[n], taken = append(values[n], args[i+1]), true
+				i++
+			}
+		}
+		if !taken {
+			rest = append(rest, a)
+		}
+	}
+	return rest, values
 }
 
 // setFlags returns the names of the flags given on the command line.
