@@ -28,11 +28,9 @@ func BenchmarkManyExcludes(b *testing.B) {
 	b.ReportAllocs()
 	args := strings.Fields(strings.Repeat("--exclude=**/**/**/a*b*c* ", 10000))
 	for b.Loop() {
-		var c cli
 		rest, _ := pullRepeated(args, "exclude", "scope", "explain")
 		if len(rest) != 0 {
 			b.Fatal(rest)
 		}
-		_ = c
 	}
 }
