@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -16,25 +17,43 @@ import (
 // time in seconds and the peak RSS in bytes that wait4 reports (for a shell
 // pipeline: the largest of the shell and the children it waited for).
 func run(argv []string, out *os.File) (float64, float64, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
+	wall, rss, _, err := runFor(0, argv, out)
+	return wall, rss, err
+}
+
+// runFor is run with a time limit (0: none): a run that takes longer is
+// killed, and killed reports it with the time and peak RSS until then.
+func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss float64, killed bool, err error) {
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if limit > 0 {
+		ctx, cancel = context.WithTimeout(ctx, limit)
+	}
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stderr = os.Stderr
 	if out != nil {
 		cmd.Stdout = out
 	} else {
 		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		defer null.Close()
 		cmd.Stdout = null
 	}
 	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return 0, 0, fmt.Errorf("%s: %w", filepath.Base(argv[0]), err)
+	err = cmd.Run()
+	wall = time.Since(start).Seconds()
+	if cmd.ProcessState != nil {
+		rss = float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) * 1024
 	}
-	wall := time.Since(start).Seconds()
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return wall, float64(ru.Maxrss) * 1024, nil
+	if ctx.Err() != nil {
+		return wall, rss, true, nil
+	}
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("%s: %w", filepath.Base(argv[0]), err)
+	}
+	return wall, rss, false, nil
 }
 
 // removedCount runs river-gc once with --json and counts removed[].
