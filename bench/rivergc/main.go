@@ -73,16 +73,27 @@ func (b *bench) main(src, work, sizes string, force int, hostile string) error {
 	if sizes != "" {
 		fmt.Println("| files | removed | river-gc s | find|sort s | time ratio (goal ≤ 1.3) | river-gc peak RSS MB | RSS budget MB (300 B/file + 30 MB) | find|sort peak RSS MB | µs/file |")
 		fmt.Println("|---|---|---|---|---|---|---|---|---|")
+		var growth []string
+		prevN, prevT := 0, 0.0
 		for _, s := range strings.Split(sizes, ",") {
 			n, err := strconv.Atoi(s)
 			if err != nil {
 				return fmt.Errorf("-n: %w", err)
 			}
-			if err := b.dryRun(n); err != nil {
+			t, err := b.dryRun(n)
+			if err != nil {
 				return err
 			}
+			if prevN > 0 {
+				growth = append(growth, fmt.Sprintf("%d→%d files: %.1f× work, %.1f× time", prevN, n, float64(n)/float64(prevN), t/prevT))
+			}
+			prevN, prevT = n, t
 		}
 		fmt.Println()
+		if len(growth) > 0 {
+			fmt.Println("Growth of the river-gc dry-run (goal: 10× work ≤ 12× time): " + strings.Join(growth, "; ") + ".")
+			fmt.Println()
+		}
 	}
 	if force > 0 {
 		if err := b.force(force); err != nil {
@@ -119,10 +130,11 @@ func (b *bench) tree(path string, n int) error {
 	return nil
 }
 
-func (b *bench) dryRun(n int) error {
+// dryRun prints one dry-run row and returns river-gc's median time.
+func (b *bench) dryRun(n int) (float64, error) {
 	root := filepath.Join(b.dir, fmt.Sprintf("tree-%d", n))
 	if err := b.tree(root, n); err != nil {
-		return err
+		return 0, err
 	}
 	defer os.RemoveAll(root)
 	files := countFiles(root)
@@ -130,17 +142,17 @@ func (b *bench) dryRun(n int) error {
 	find := []string{"sh", "-c", `find "$1" -type f -printf '%s %T@ %p\n' | LC_ALL=C sort`, "sh", root}
 	removed, err := removedCount(gc)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var tg, tf, rg, rf []float64
 	for i := -1; i < b.runs; i++ { // i == -1: warm-up, not recorded
 		t, r, err := run(gc, nil)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		t2, r2, err := run(find, nil)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if i >= 0 {
 			tg, rg, tf, rf = append(tg, t), append(rg, r), append(tf, t2), append(rf, r2)
@@ -148,7 +160,7 @@ func (b *bench) dryRun(n int) error {
 	}
 	fmt.Printf("| %d | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %.2f |\n", files, removed, median(tg), median(tf), median(tg)/median(tf),
 		median(rg)/1e6, (300*float64(files)+30e6)/1e6, median(rf)/1e6, median(tg)/float64(files)*1e6)
-	return nil
+	return median(tg), nil
 }
 
 // force times river-gc --force and find -delete, each on a fresh copy of
