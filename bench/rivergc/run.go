@@ -9,13 +9,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
 
 // run runs argv with stdout to /dev/null (or to out) and returns its wall
-// time in seconds and the peak RSS in bytes that wait4 reports (for a shell
-// pipeline: the largest of the shell and the children it waited for).
+// time in seconds and its peak RSS in bytes (for a shell pipeline: the
+// largest of the shell and the children it waited for).
+//
+// The peak RSS comes from GNU time (/usr/bin/time -f %M), not from our own
+// wait4: Go starts children with CLONE_VM|CLONE_VFORK, so the child's
+// ru_maxrss starts at this harness's own high-water mark when it execs
+// (this harness decodes river-gc's 1M-file output once and would report
+// its own 700 MB for a 10 MB find). time(1) forks, so the measured
+// program's mark starts from time's 2 MB.
 func run(argv []string, out *os.File) (float64, float64, error) {
 	wall, rss, _, err := runFor(0, argv, out)
 	return wall, rss, err
@@ -29,7 +38,24 @@ func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss float64
 		ctx, cancel = context.WithTimeout(ctx, limit)
 	}
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	rssFile, err := os.CreateTemp("", "rivergc-rss")
+	if err != nil {
+		return 0, 0, false, err
+	}
+	rssFile.Close()
+	defer os.Remove(rssFile.Name())
+	cmd := exec.CommandContext(ctx, "/usr/bin/time", append([]string{"-f", "%M", "-o", rssFile.Name(), "--"}, argv...)...)
+	// On timeout, kill time's child (the measured program) by its id, so
+	// that time still reports the peak RSS it reached.
+	cmd.Cancel = func() error {
+		kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid))
+		for _, f := range strings.Fields(string(kids)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		return nil
+	}
 	cmd.Stderr = os.Stderr
 	if out != nil {
 		cmd.Stdout = out
@@ -44,8 +70,12 @@ func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss float64
 	start := time.Now()
 	err = cmd.Run()
 	wall = time.Since(start).Seconds()
-	if cmd.ProcessState != nil {
-		rss = float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) * 1024
+	if data, rerr := os.ReadFile(rssFile.Name()); rerr == nil {
+		f := strings.Fields(string(data)) // "Command terminated by signal 9" precedes the number
+		if len(f) > 0 {
+			kb, _ := strconv.ParseFloat(f[len(f)-1], 64)
+			rss = kb * 1024
+		}
 	}
 	if ctx.Err() != nil {
 		return wall, rss, true, nil
@@ -56,19 +86,57 @@ func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss float64
 	return wall, rss, false, nil
 }
 
-// removedCount runs river-gc once with --json and counts removed[].
+// removedCount runs river-gc once with --json and counts removed[],
+// decoding the entries one at a time to keep this harness small.
 func removedCount(argv []string) (int, error) {
-	out, err := exec.Command(argv[0], argv[1:]...).Output()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = os.Stderr
+	pipe, err := cmd.StdoutPipe()
 	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	n, derr := countRemoved(json.NewDecoder(pipe))
+	if err := cmd.Wait(); err != nil {
 		return 0, fmt.Errorf("river-gc: %w", err)
 	}
-	var res struct {
-		Removed []json.RawMessage `json:"removed"`
+	return n, derr
+}
+
+// countRemoved walks the top-level object and counts the elements of the
+// "removed" array.
+func countRemoved(dec *json.Decoder) (int, error) {
+	if _, err := dec.Token(); err != nil { // {
+		return 0, err
 	}
-	if err := json.Unmarshal(out, &res); err != nil {
-		return 0, fmt.Errorf("river-gc --json: %w", err)
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return 0, err
+		}
+		if key != "removed" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if _, err := dec.Token(); err != nil { // [
+			return 0, err
+		}
+		n := 0
+		for dec.More() {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return 0, err
+			}
+			n++
+		}
+		return n, nil
 	}
-	return len(res.Removed), nil
+	return 0, fmt.Errorf("river-gc --json: no removed[]")
 }
 
 // countFiles counts the regular files under root.
