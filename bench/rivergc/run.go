@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -99,6 +100,7 @@ func removedCount(argv []string) (int, error) {
 		return 0, err
 	}
 	n, derr := countRemoved(json.NewDecoder(pipe))
+	io.Copy(io.Discard, pipe) // the rest of the document, so river-gc can finish
 	if err := cmd.Wait(); err != nil {
 		return 0, fmt.Errorf("river-gc: %w", err)
 	}
