@@ -18,7 +18,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/synth"
@@ -90,15 +89,31 @@ func once(doc, bin string, args ...string) (float64, float64, error) {
 		return 0, 0, err
 	}
 	defer in.Close()
-	cmd := exec.Command(bin, args...)
+	// The peak RSS comes from GNU time, not our wait4: Go starts children
+	// with CLONE_VM|CLONE_VFORK, so a child's ru_maxrss starts at this
+	// harness's own high-water mark (see bench/rivergc).
+	rss, err := os.CreateTemp("", "ratio-rss")
+	if err != nil {
+		return 0, 0, err
+	}
+	rss.Close()
+	defer os.Remove(rss.Name())
+	cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", rss.Name(), "--", bin}, args...)...)
 	cmd.Stdin, cmd.Stderr = in, os.Stderr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return 0, 0, fmt.Errorf("%s: %w", filepath.Base(bin), err)
 	}
 	wall := time.Since(start).Seconds()
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return wall, float64(ru.Maxrss) * 1024, nil
+	data, err := os.ReadFile(rss.Name())
+	if err != nil {
+		return 0, 0, err
+	}
+	kb, err := strconv.ParseFloat(strings.TrimSpace(string(data)), 64)
+	if err != nil {
+		return 0, 0, fmt.Errorf("time -f %%M: %q: %w", data, err)
+	}
+	return wall, kb * 1024, nil
 }
 
 func median(xs []float64) float64 {
