@@ -49,6 +49,9 @@ var allowed = map[string][]string{
 	"bench/baseline":            {},
 	"bench/gen":                 {"internal/synth"},
 	"bench/ratio":               {"internal/synth"},
+	"bench/gctree":              {},
+	"bench/rivergc":             {},
+	"bench/hostileprof":         {"gc", "internal/cliparse", "jsonnum", "skill"},
 	"examples":                  {},
 	"integrations/river-review": {},
 }
