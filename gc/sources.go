@@ -47,6 +47,10 @@ func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 
 var errOutside = errors.New("outside the root")
 
+// openat2 is unix.Openat2, replaceable so a test can play a kernel
+// without it.
+var openat2 = unix.Openat2
+
 // linkTarget reads the single source src when it is a symlink and returns
 // its text (link, "" when src is no symlink) and the root-relative path of
 // what it points to. err is ENOENT for a dangling link and errOutside for
@@ -55,7 +59,10 @@ func linkTarget(root *Root, src string) (target, link string, err error) {
 	dir, name := path.Split(src)
 	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
-	dfd, err := eintr.Value(func() (int, error) { return unix.Openat2(root.FD, strings.TrimSuffix(dir, "/"), &how) })
+	dfd, err := eintr.Value(func() (int, error) { return openat2(root.FD, strings.TrimSuffix(dir, "/"), &how) })
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.EINVAL) {
+		dfd, err = openChain(root.FD, strings.Split(strings.TrimSuffix(dir, "/"), "/"))
+	}
 	if err != nil {
 		return "", "", err
 	}
@@ -85,6 +92,25 @@ func linkTarget(root *Root, src string) (target, link string, err error) {
 		return "", link, errOutside
 	}
 	return filepath.ToSlash(rel), link, nil
+}
+
+// openChain opens the directory dirs below fd one component at a time
+// without following symlinks, where openat2 is unavailable.
+func openChain(fd int, dirs []string) (int, error) {
+	cur := fd
+	for _, d := range dirs {
+		next, err := eintr.Value(func() (int, error) {
+			return unix.Openat(cur, d, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		})
+		if cur != fd {
+			unix.Close(cur)
+		}
+		if err != nil {
+			return -1, err
+		}
+		cur = next
+	}
+	return cur, nil
 }
 
 // fdPath is the kernel's name for an open descriptor.
