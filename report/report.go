@@ -26,6 +26,15 @@ import (
 // parallel evidence[] (same order) carries what decided each removal, and
 // warnings[] precedes errors[]. Messages are English, so they are stable.
 func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
+	in := &indenter{w: w}
+	// spill hands the compact bytes built so far to the indenter.
+	spill := func(b []byte) []byte {
+		if len(b) < 32<<10 {
+			return b
+		}
+		in.write(b)
+		return b[:0]
+	}
 	b := []byte(`{"version":"1","mode":"` + string(o.Mode) + `","scopes":[`)
 	for i, s := range o.Scopes {
 		b = comma(b, i)
@@ -40,6 +49,7 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		b = append(b, `,"sizeBytes":`...)
 		b = strconv.AppendUint(b, rm.SizeBytes, 10)
 		b = append(b, `,"reason":"`+string(rm.Reason)+`"}`...)
+		b = spill(b)
 	}
 	b = append(b, `],"keptSummary":{`...)
 	for i, s := range o.Scopes {
@@ -70,6 +80,7 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		b = append(b, `,"timestamp":`...)
 		b = strconv.AppendInt(b, rm.Timestamp, 10)
 		b = append(b, `,"timestampSource":"`+string(rm.Source)+`"}`...)
+		b = spill(b)
 	}
 	b = append(b, `],"warnings":[`...)
 	for i, wa := range o.Warnings {
@@ -96,62 +107,96 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		b = append(b, '}')
 	}
 	b = append(b, "]}"...)
-	_, err := w.Write(append(indent(make([]byte, 0, len(b)+len(b)/2), b), '\n'))
-	return err
+	in.write(append(b, '\n'))
+	return in.flush()
 }
 
-// indent lays out compact JSON that this package built (so it is valid and
-// its strings are escaped) exactly as json.Indent(dst, src, "", "  ")
-// would, without json.Indent's second validating pass over a result that
-// can hold hundreds of thousands of removals.
-func indent(dst, src []byte) []byte {
-	depth, inString := 0, false
-	newline := func() {
-		dst = append(dst, '\n')
-		for range depth {
-			dst = append(dst, ' ', ' ')
+// indenter lays out compact JSON that this package built (so it is valid
+// and its strings are escaped) exactly as json.Indent(dst, src, "", "  ")
+// would, streaming: the JSON is fed in chunks and written out in blocks,
+// so a result with hundreds of thousands of removals is never held twice,
+// and there is no second validating pass.
+type indenter struct {
+	w                 io.Writer
+	out               []byte
+	depth             int
+	inString, escaped bool
+	opened            bool // after '{' or '[': empty, or a newline is due
+	err               error
+}
+
+// write lays out the next chunk.
+func (in *indenter) write(src []byte) {
+	for _, c := range src {
+		if in.opened {
+			in.opened = false
+			if c == '}' || c == ']' {
+				in.out = append(in.out, c)
+				continue
+			}
+			in.depth++
+			in.newline()
 		}
-	}
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if inString {
-			dst = append(dst, c)
-			switch c {
-			case '\\':
-				i++
-				dst = append(dst, src[i])
-			case '"':
-				inString = false
+		if in.inString {
+			in.out = append(in.out, c)
+			switch {
+			case in.escaped:
+				in.escaped = false
+			case c == '\\':
+				in.escaped = true
+			case c == '"':
+				in.inString = false
 			}
 			continue
 		}
 		switch c {
 		case '"':
-			inString = true
-			dst = append(dst, c)
+			in.inString = true
+			in.out = append(in.out, c)
 		case '{', '[':
-			dst = append(dst, c)
-			if i+1 < len(src) && (src[i+1] == '}' || src[i+1] == ']') {
-				dst = append(dst, src[i+1])
-				i++
-				continue
-			}
-			depth++
-			newline()
+			in.out = append(in.out, c)
+			in.opened = true
 		case '}', ']':
-			depth--
-			newline()
-			dst = append(dst, c)
+			in.depth--
+			in.newline()
+			in.out = append(in.out, c)
 		case ',':
-			dst = append(dst, c)
-			newline()
+			in.out = append(in.out, c)
+			in.newline()
 		case ':':
-			dst = append(dst, c, ' ')
+			in.out = append(in.out, c, ' ')
 		default:
-			dst = append(dst, c)
+			in.out = append(in.out, c)
 		}
 	}
-	return dst
+	if len(in.out) >= 64<<10 {
+		in.flush()
+	}
+}
+
+func (in *indenter) newline() {
+	in.out = append(in.out, '\n')
+	for range in.depth {
+		in.out = append(in.out, ' ', ' ')
+	}
+}
+
+// flush writes what is laid out so far; the first error sticks.
+func (in *indenter) flush() error {
+	if in.err == nil && len(in.out) > 0 {
+		_, in.err = in.w.Write(in.out)
+	}
+	in.out = in.out[:0]
+	return in.err
+}
+
+// indent lays out a whole document at once (for tests and small results).
+func indent(dst, src []byte) []byte {
+	var b bytes.Buffer
+	in := &indenter{w: &b}
+	in.write(src)
+	in.flush()
+	return append(dst, b.Bytes()...)
 }
 
 // Errors writes river gc's errors[] for stderr, one per line, in lang.

@@ -231,3 +231,22 @@ func TestIndentMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestIndenterAcrossChunks: fed in two chunks split anywhere (inside a
+// string, between '{' and '}', after a backslash), the layout is the same.
+func TestIndenterAcrossChunks(t *testing.T) {
+	src := []byte(`{"a":[],"b":{},"p":"x\"y\\z,{}","c":[1,{"d":"e"}]}`)
+	want := indent(nil, src)
+	for cut := 0; cut <= len(src); cut++ {
+		var b bytes.Buffer
+		in := &indenter{w: &b}
+		in.write(src[:cut])
+		in.write(src[cut:])
+		if err := in.flush(); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("cut at %d:\n%s\nwant\n%s", cut, b.String(), want)
+		}
+	}
+}
