@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/plangate-gc/plangate-gc/internal/jsonesc"
+
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -95,20 +97,7 @@ func appendString(b []byte, s string) []byte {
 			}
 			continue
 		}
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, `\n`...)
-		case c == '\r':
-			b = append(b, `\r`...)
-		case c == '\t':
-			b = append(b, `\t`...)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-		default:
-			b = append(b, c)
-		}
+		b = jsonesc.AppendASCII(b, c)
 		i++
 	}
 	return append(b, '"')

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/plangate-gc/plangate-gc/internal/jsonesc"
+
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -126,7 +128,6 @@ func comma(b []byte, i int) []byte {
 // characters escaped, everything else (including non-ASCII and <>&) as is.
 // Invalid UTF-8 bytes become \ufffd so the output is always valid JSON.
 func AppendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		// Copy a run of plain ASCII at once: paths are mostly that.
@@ -149,20 +150,7 @@ func AppendString(b []byte, s string) []byte {
 			i += size
 			continue
 		}
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, `\n`...)
-		case c == '\r':
-			b = append(b, `\r`...)
-		case c == '\t':
-			b = append(b, `\t`...)
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			b = append(b, c)
-		}
+		b = jsonesc.AppendASCII(b, c)
 		i++
 	}
 	return append(b, '"')

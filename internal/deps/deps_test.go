@@ -19,8 +19,8 @@ var allowed = map[string][]string{
 	"gitignore": {},
 	"schemas":   {},
 	"skill":     {"gitignore", "jsonnum"},
-	"gate":      {"gitignore", "jsonnum", "schemas", "skill"},
-	"render":    {"skill"},
+	"gate":      {"gitignore", "internal/jsonesc", "jsonnum", "schemas", "skill"},
+	"render":    {"internal/jsonesc", "skill"},
 	"pipeline":  {"gate", "render", "skill"},
 	"eval":      {"gitignore", "pipeline", "render", "skill"},
 	"scan":      {"internal/eintr", "internal/fserr", "internal/rfc3339", "skill"},
@@ -34,6 +34,7 @@ var allowed = map[string][]string{
 		"internal/version", "jsonnum", "render", "report", "scan", "skill"},
 
 	"internal/eintr":     {},
+	"internal/jsonesc":   {},
 	"internal/fserr":     {},
 	"internal/rfc3339":   {},
 	"internal/cliparse":  {},
