@@ -193,7 +193,13 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 	if c.JSON {
 		write := func(w io.Writer) error { return report.GCJSON(w, out, cfg.Retention) }
 		if c.OutputFile != "" {
-			if err := writeAtomically(c.OutputFile, write); err != nil {
+			// Checked again now: the tree may have changed since the flags
+			// were validated (a directory swapped for a link into a scope).
+			err := late(checkOutputFiles(cfg.Root, c.OutputFile))
+			if err == nil {
+				err = writeAtomically(c.OutputFile, write)
+			}
+			if err != nil {
 				failed = err
 				if werr := write(stdout); werr != nil {
 					return errors.Join(err, werr)
@@ -208,7 +214,11 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 		if err := report.Markdown(&buf, out, cfg.Retention, cfg.Now, lang); err != nil {
 			return errors.Join(failed, err)
 		}
-		if err := appendFile(c.SummaryFile, buf.Bytes()); err != nil {
+		err := late(checkOutputFiles(cfg.Root, "", c.SummaryFile))
+		if err == nil {
+			err = appendFile(c.SummaryFile, buf.Bytes())
+		}
+		if err != nil {
 			return errors.Join(failed, err)
 		}
 	}
@@ -328,6 +338,16 @@ func setFlags(kctx *kong.Context) map[string]bool {
 		}
 	}
 	return set
+}
+
+// late turns a check that failed after the run into a runtime failure
+// (exit 1): by then files may have been deleted, so it is no config error.
+func late(err error) error {
+	var cfg *configError
+	if errors.As(err, &cfg) {
+		return fmt.Errorf("changed during the run: %w", cfg.err)
+	}
+	return err
 }
 
 // writeAtomically has write fill a temporary file in path's directory and
