@@ -20,7 +20,8 @@ import (
 // exists and is not a regular file (a symlink, device, FIFO, socket or
 // directory), a path that would be an entry of any of the four scopes
 // (river gc could judge, or delete, its own result), or a single source.
-func checkOutputFiles(root *gc.Root, files ...string) error {
+func checkOutputFiles(root *gc.Root, outputFile, summaryFile string) error {
+	files := [2]string{outputFile, summaryFile}
 	var rootAbs string
 	guard := newOutputGuard(root)
 	seen := map[string]string{}

@@ -195,7 +195,7 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 		if c.OutputFile != "" {
 			// Checked again now: the tree may have changed since the flags
 			// were validated (a directory swapped for a link into a scope).
-			err := late(checkOutputFiles(cfg.Root, c.OutputFile))
+			err := late(checkOutputFiles(cfg.Root, c.OutputFile, ""))
 			if err == nil {
 				err = writeAtomically(c.OutputFile, write)
 			}
