@@ -135,7 +135,7 @@ func TestScanReopensClosedDirectories(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unix.Close(rootfd)
-	w := scanWith(rootfd, skill.ScopeTmp, Options{}, 3)
+	w := scanWith(rootfd, skill.ScopeTmp, Options{}, 3, workers())
 	res := w.finish()
 	slices.Sort(want)
 	if got := paths(res.Files); !slices.Equal(got, want) || len(res.Errors) != 0 {
@@ -172,7 +172,7 @@ func TestScanReopenSeesReplacedDirectory(t *testing.T) {
 		}
 	}
 	defer func() { reopenHook = nil }()
-	res := scanWith(rootfd, skill.ScopeTmp, Options{}, 2).finish()
+	res := scanWith(rootfd, skill.ScopeTmp, Options{}, 2, workers()).finish()
 	if first {
 		t.Fatal("no reopen happened")
 	}

@@ -41,7 +41,7 @@ var errAmbiguous = errors.New("a timestamp field occurs more than once")
 // JSON simply has no usable field. The file is opened with
 // O_NOFOLLOW|O_NONBLOCK and re-checked on the descriptor, so a name
 // swapped for a symlink or FIFO is never followed and an open never blocks.
-func (w *walker) fileMetadata(dirfd int, nameZ *byte, st *unix.Statx_t) (stamp, MetaReason, error) {
+func (s *sink) fileMetadata(dirfd int, nameZ *byte, st *unix.Statx_t) (stamp, MetaReason, error) {
 	if st.Size > MetadataByteCap {
 		return stamp{}, ReasonTooLarge, nil
 	}
@@ -57,7 +57,7 @@ func (w *walker) fileMetadata(dirfd int, nameZ *byte, st *unix.Statx_t) (stamp, 
 	if now.Mode&unix.S_IFMT != unix.S_IFREG || devOf(&now) != devOf(st) || now.Ino != st.Ino {
 		return stamp{}, ReasonReplaced, nil
 	}
-	data, err := w.readAll(fd, st.Size)
+	data, err := s.readAll(fd, st.Size)
 	switch {
 	case err != nil:
 		return stamp{}, ReasonRead, err
@@ -80,16 +80,16 @@ func (w *walker) fileMetadata(dirfd int, nameZ *byte, st *unix.Statx_t) (stamp, 
 // A short read ends it: read(2) on a regular file returns fewer bytes than
 // asked only at the end of the file (EINTR is retried), which saves the
 // final read of 0 bytes per file.
-func (w *walker) readAll(fd int, size uint64) ([]byte, error) {
+func (s *sink) readAll(fd int, size uint64) ([]byte, error) {
 	want := min(int(size), MetadataByteCap) + 512
-	if cap(w.meta) < want {
-		w.meta = make([]byte, 0, max(want, 64<<10))
+	if cap(s.meta) < want {
+		s.meta = make([]byte, 0, max(want, 64<<10))
 	}
-	buf := w.meta[:0]
+	buf := s.meta[:0]
 	for len(buf) <= MetadataByteCap {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)] // grow
-			w.meta = buf
+			s.meta = buf
 		}
 		end := min(cap(buf), MetadataByteCap+1)
 		n, err := eintr.Value(func() (int, error) { return unix.Read(fd, buf[len(buf):end]) })
@@ -105,6 +105,6 @@ func (w *walker) readAll(fd int, size uint64) ([]byte, error) {
 			break
 		}
 	}
-	w.meta = buf[:0]
+	s.meta = buf[:0]
 	return buf, nil
 }

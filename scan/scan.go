@@ -112,13 +112,14 @@ type Result struct {
 // at most a few hundred descriptors and reopens deeper directories from
 // above, checking their identity (stack.go).
 func Scan(rootfd int, scope skill.Scope, opts Options) Result {
-	return scanWith(rootfd, scope, opts, descriptorBudget()).finish()
+	return scanWith(rootfd, scope, opts, descriptorBudget(), workers()).finish()
 }
 
-// scanWith is Scan with a given descriptor budget; it returns the walker
-// unfinished, so that tests can see how it walked.
-func scanWith(rootfd int, scope skill.Scope, opts Options, budget int) *walker {
-	w := &walker{opts: opts, scope: scope, budget: budget}
+// scanWith is Scan with a given descriptor budget and number of examining
+// workers; it returns the walker unfinished, so that tests can see how it
+// walked.
+func scanWith(rootfd int, scope skill.Scope, opts Options, budget, workers int) *walker {
+	w := &walker{sink: sink{opts: opts}, scope: scope, budget: budget, workers: workers}
 	dirs := scope.Dirs()
 	if dirs == nil {
 		w.fail(fserr.OpOpenDir, ".", fserr.ErrUnknownScope)
@@ -165,19 +166,30 @@ func hasAffixes(s, prefix, suffix string) bool {
 // finish applies the eval run timestamps and sorts the result into its
 // documented, deterministic order.
 func (w *walker) finish() Result {
-	files := w.files.flatten()
-	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	if w.scope == skill.ScopeEvals && w.opts.Metadata {
-		applyRunTimestamps(files)
+	sinks := []*sink{&w.sink}
+	if w.pool != nil {
+		sinks = append(sinks, w.pool.wait()...)
 	}
-	w.res.Files = files
-	slices.SortFunc(w.res.Errors, func(a, b *fserr.Error) int {
+	w.sink.sort()
+	var res Result
+	runs := make([][]File, 0, len(sinks))
+	for _, s := range sinks {
+		runs = append(runs, s.sorted)
+		res.Errors = append(res.Errors, s.errs...)
+		res.Notes = append(res.Notes, s.notes...)
+		res.Leftovers = append(res.Leftovers, s.leftovers...)
+	}
+	res.Files = mergeSorted(runs)
+	if w.scope == skill.ScopeEvals && w.opts.Metadata {
+		applyRunTimestamps(res.Files)
+	}
+	slices.SortFunc(res.Errors, func(a, b *fserr.Error) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(string(a.Op), string(b.Op)),
 			strings.Compare(a.Err.Error(), b.Err.Error()))
 	})
-	slices.SortFunc(w.res.Notes, compareNotes)
-	slices.Sort(w.res.Leftovers)
-	return w.res
+	slices.SortFunc(res.Notes, compareNotes)
+	slices.Sort(res.Leftovers)
+	return res
 }
 
 // evalsPrefix is the directory of scope evals, with its slash.

@@ -59,9 +59,7 @@ func descriptorBudget() int {
 // until at most budget are open.
 func (w *walker) evict() {
 	for len(w.stack)-w.lowOpen > w.budget {
-		f := &w.stack[w.lowOpen]
-		unix.Close(f.fd)
-		f.fd = -1
+		w.stack[w.lowOpen].close()
 		w.lowOpen++
 	}
 }

@@ -80,6 +80,7 @@ func ns(ts unix.StatxTimestamp) int64 { return ts.Sec*1e9 + int64(ts.Nsec) }
 type dirent struct {
 	name  []byte
 	nameZ *byte
+	typ   uint8 // d_type: unix.DT_REG, DT_DIR, ... or DT_UNKNOWN
 }
 
 // nextDirent parses the linux_dirent64 record at buf[0:] (d_ino u64,
@@ -105,7 +106,7 @@ func nextDirent(buf []byte) (d dirent, reclen int, ok bool) {
 	if n == len(rec) {
 		return d, 0, false
 	}
-	return dirent{name: rec[:n], nameZ: &rec[0]}, reclen, true
+	return dirent{name: rec[:n], nameZ: &rec[0], typ: buf[18]}, reclen, true
 }
 
 // nativeBigEndian is true on big-endian machines (d_reclen is native).

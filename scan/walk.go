@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"unicode/utf8"
@@ -28,7 +27,6 @@ const getdentsBufSize = 128 << 10
 // and every entry is examined with statx(AT_SYMLINK_NOFOLLOW), so a name
 // swapped for a symlink during the scan is never followed.
 type walker struct {
-	opts      Options
 	scope     skill.Scope
 	rootDev   uint64
 	rootMnt   uint64 // 0: the kernel gives no mount id; compare st_dev
@@ -43,15 +41,19 @@ type walker struct {
 	reopens int      // how often a closed directory was reopened
 	subdirs []subdir // pending subdirectories of every frame, LIFO
 	names   []byte   // NUL-terminated names of subdirs
-	meta    []byte   // metadata read buffer
-	files   fileChunks
-	res     Result
+	sink             // what the walker itself records (and its Options)
+	workers int      // examining goroutines (pool.go); 1: inline
+	pool    *pool    // started with the first batch
+	batch   []byte   // NUL-terminated regular-file names not yet handed over
+	batchN  int      // how many names batch holds
+	dir     *openDir // the shared descriptor of the directory being listed, once duplicated
 }
 
 // frame is one open directory of the walk.
 type frame struct {
-	fd        int // -1 while closed to stay within the descriptor budget
-	nameOff   int // its NUL-terminated name is at w.names[nameOff:]; -1 for the scope directory
+	fd        int      // -1 while closed to stay within the descriptor budget
+	shared    *openDir // fd as shared with batches of its files (pool.go), or nil
+	nameOff   int      // its NUL-terminated name is at w.names[nameOff:]; -1 for the scope directory
 	id        dirID
 	pathLen   int // w.path[:pathLen] is its root-relative path
 	next, end int // its pending subdirectories are w.subdirs[next:end]
@@ -61,15 +63,6 @@ type frame struct {
 
 // subdir is a pending subdirectory name: w.names[off:off+n], NUL at off+n.
 type subdir struct{ off, n int }
-
-func (w *walker) fail(op fserr.Op, path string, err error) {
-	w.res.Errors = append(w.res.Errors, fserr.New(op, path, err))
-}
-
-func (w *walker) note(n Note) {
-	n.Path = fserr.Printable(n.Path)
-	w.res.Notes = append(w.res.Notes, n)
-}
 
 // openScopeDir opens a scope directory such as "artifacts/evals" from the
 // root one component at a time. ok is false when the scope is empty
@@ -204,6 +197,7 @@ func (w *walker) walk(fd int, rel string) {
 func (w *walker) push(fd, nameOff int, id dirID) {
 	f := frame{fd: fd, nameOff: nameOff, id: id, pathLen: len(w.path), first: len(w.subdirs), namesMark: len(w.names)}
 	w.list(fd)
+	f.shared, w.dir = w.dir, nil
 	f.next, f.end = f.first, len(w.subdirs)
 	w.stack = append(w.stack, f)
 	w.evict()
@@ -212,9 +206,7 @@ func (w *walker) push(fd, nameOff int, id dirID) {
 // pop leaves the top directory.
 func (w *walker) pop() {
 	top := w.stack[len(w.stack)-1]
-	if top.fd >= 0 {
-		unix.Close(top.fd)
-	}
+	top.close()
 	w.subdirs, w.names = w.subdirs[:top.first], w.names[:top.namesMark]
 	w.stack = w.stack[:len(w.stack)-1]
 	w.lowOpen = max(1, min(w.lowOpen, len(w.stack)))
@@ -244,6 +236,7 @@ func (w *walker) openChild(dirfd int, nameZ *byte) (int, dirID, bool) {
 // list reads the directory fd (path w.path), records its regular files and
 // queues its subdirectories. Entries read before an error are still used.
 func (w *walker) list(fd int) {
+	defer w.flush(fd)
 	for {
 		n, err := eintr.Value(func() (int, error) { return unix.Getdents(fd, w.buf) })
 		if err != nil {
@@ -260,10 +253,13 @@ func (w *walker) list(fd int) {
 				return
 			}
 			b = b[reclen:]
-			if isDot(d.name) || (w.filter != nil && !w.filter(d.name)) {
-				continue
+			switch {
+			case isDot(d.name) || (w.filter != nil && !w.filter(d.name)):
+			case d.typ == unix.DT_REG:
+				w.queue(fd, d.name)
+			default:
+				w.visit(fd, d)
 			}
-			w.visit(fd, d)
 		}
 	}
 }
@@ -292,16 +288,7 @@ func (w *walker) visit(dirfd int, d dirent) {
 	}
 	switch mode := uint32(stx.Mode); mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		if !utf8.Valid(d.name) {
-			w.fail(fserr.OpStat, w.entryPath(d.name), fserr.ErrNotUTF8)
-			return
-		}
-		p := w.entryPath(d.name)
-		if bytes.HasPrefix(d.name, []byte(LeftoverPrefix)) {
-			w.res.Leftovers = append(w.res.Leftovers, p)
-			return
-		}
-		w.addFile(dirfd, d, p, &stx)
+		w.regular(dirfd, d.name, d.nameZ, w.entryPath(d.name), &stx)
 	case unix.S_IFDIR:
 		if !w.recursive {
 			return
@@ -322,59 +309,4 @@ func (w *walker) visit(dirfd int, d dirent) {
 	default:
 		w.note(Note{Path: w.entryPath(d.name), Kind: NoteSpecial, FileKind: fserr.KindOf(mode)})
 	}
-}
-
-// addFile records a regular file, taking its timestamp from metadata when
-// enabled and available.
-func (w *walker) addFile(dirfd int, d dirent, p string, stx *unix.Statx_t) {
-	f := w.files.add()
-	*f = File{
-		Path:            p,
-		Size:            int64(stx.Size),
-		Timestamp:       stx.Mtime.Sec,
-		TimestampSource: SourceMtime,
-		Dev:             devOf(stx),
-		Ino:             stx.Ino,
-		MtimeNs:         ns(stx.Mtime),
-		CtimeNs:         ns(stx.Ctime),
-		MntID:           mntOf(stx),
-	}
-	if w.opts.Metadata && bytes.HasSuffix(d.name, []byte(".json")) {
-		ts, reason, err := w.fileMetadata(dirfd, d.nameZ, stx)
-		switch {
-		case reason != "":
-			w.note(Note{Path: p, Kind: NoteMetadataUnusable, Reason: reason, Err: err})
-		case ts.ok:
-			f.Timestamp, f.TimestampSource = ts.sec, SourceMetadata
-		}
-	}
-}
-
-// fileChunks collects Files in fixed chunks, so that the final slice is
-// allocated once at its exact size instead of regrown while scanning.
-type fileChunks struct {
-	chunks [][]File
-	n      int
-}
-
-// add appends a zero File and returns it.
-func (c *fileChunks) add() *File {
-	if k := len(c.chunks); k == 0 || len(c.chunks[k-1]) == cap(c.chunks[k-1]) {
-		size := min(max(64, c.n), 4096)
-		c.chunks = append(c.chunks, make([]File, 0, size))
-	}
-	last := &c.chunks[len(c.chunks)-1]
-	*last = append(*last, File{})
-	c.n++
-	return &(*last)[len(*last)-1]
-}
-
-// flatten returns every File in one slice (never nil).
-func (c *fileChunks) flatten() []File {
-	out := make([]File, 0, c.n)
-	for _, ch := range c.chunks {
-		out = append(out, ch...)
-	}
-	c.chunks = nil
-	return out
 }

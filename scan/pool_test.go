@@ -1,0 +1,148 @@
+package scan
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// buildMixed writes a tree that exercises everything a worker records:
+// directories bigger than one batch, metadata that is usable, invalid or
+// ambiguous, leftovers, names that are not UTF-8, symlinks and FIFOs.
+func buildMixed(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	for d := range 3 {
+		for i := range batchNames + 37 { // more than one batch per directory
+			rel := fmt.Sprintf(".river/memory/topic-%d/entry-%04d.json", d, i)
+			body := fmt.Sprintf(`{"metadata":{"createdAt":"2025-%02d-01T00:00:00Z"}}`, 1+i%12)
+			switch i % 7 {
+			case 1:
+				body = `{"timestamp":1}`
+			case 2:
+				body = `not json`
+			case 3:
+				body = `{"timestamp":"2025-01-01T00:00:00Z","timestamp":"2025-01-02T00:00:00Z"}`
+			}
+			write(t, root, rel, body, epoch.Add(time.Duration(i)*time.Hour))
+		}
+		write(t, root, fmt.Sprintf(".river/memory/topic-%d/notes.md", d), "x", epoch)
+		write(t, root, fmt.Sprintf(".river/memory/topic-%d/%sold.json", d, LeftoverPrefix), "{}", epoch)
+		symlink(t, "/etc/passwd", root, fmt.Sprintf(".river/memory/topic-%d/link.json", d))
+		if err := syscall.Mkfifo(filepath.Join(root, fmt.Sprintf(".river/memory/topic-%d/pipe.json", d)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, root, ".river/memory/deep/a/b/c/d.json", `{"timestamp":"2024-05-05T05:05:05Z"}`, epoch)
+	write(t, root, ".river/memory/bad-\xff.json", "{}", epoch)
+	mkdir(t, root, ".river/memory/empty")
+	return root
+}
+
+// TestParallelScanMatchesInline: the result does not depend on how many
+// workers examine the files, nor on their scheduling (run several times).
+func TestParallelScanMatchesInline(t *testing.T) {
+	root := buildMixed(t)
+	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	for _, meta := range []bool{true, false} {
+		opts := Options{Metadata: meta}
+		want := scanWith(fd, skill.ScopeMemory, opts, maxBudget, 1).finish()
+		if len(want.Files) < 3*batchNames || len(want.Leftovers) != 3 || len(want.Errors) != 1 {
+			t.Fatalf("metadata=%v: inline scan found %d files, %d leftovers, errors %v; the tree is not what the test needs",
+				meta, len(want.Files), len(want.Leftovers), want.Errors)
+		}
+		for _, n := range []int{2, 3, 8} {
+			for range 3 {
+				got := scanWith(fd, skill.ScopeMemory, opts, maxBudget, n).finish()
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("metadata=%v, %d workers: result differs from the inline scan", meta, n)
+				}
+			}
+		}
+	}
+}
+
+// TestParallelScanClosesDescriptors: every directory descriptor shared
+// with a worker is closed by the end of the scan, also when the walker
+// evicts directories to stay within its budget.
+func TestParallelScanClosesDescriptors(t *testing.T) {
+	root := buildMixed(t)
+	p := ".river/memory/deep"
+	for i := range 30 {
+		p += fmt.Sprintf("/l%d", i)
+		write(t, root, p+"/f.json", "{}", epoch)
+	}
+	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	before := openDescriptors(t)
+	for _, budget := range []int{2, maxBudget} {
+		w := scanWith(fd, skill.ScopeMemory, Options{Metadata: true}, budget, 2)
+		res := w.finish()
+		if len(res.Files) == 0 || w.pool == nil {
+			t.Fatalf("budget %d: %d files, pool %v; the workers were not used", budget, len(res.Files), w.pool != nil)
+		}
+		if after := openDescriptors(t); after != before {
+			t.Errorf("budget %d: %d descriptors open after the scan, %d before", budget, after, before)
+		}
+	}
+}
+
+func openDescriptors(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skipf("no /proc/self/fd: %v", err)
+	}
+	return len(ents)
+}
+
+// TestExamineReplacedEntry: a name getdents reported as a regular file
+// but that is something else by the time a worker looks at it is noted,
+// never followed, descended or opened (a FIFO would block).
+func TestExamineReplacedEntry(t *testing.T) {
+	root := t.TempDir()
+	mkdir(t, root, "d/sub")
+	symlink(t, "/etc/passwd", root, "d/link.json")
+	if err := syscall.Mkfifo(filepath.Join(root, "d/pipe.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dirfd, err := unix.Open(filepath.Join(root, "d"), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(dirfd)
+	s := &sink{opts: Options{Metadata: true}}
+	names := []byte("sub\x00link.json\x00pipe.json\x00gone.json\x00")
+	done := make(chan struct{})
+	go func() { examineAll(s, dirfd, "d", names); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("examine blocked (opened the FIFO?)")
+	}
+	want := []Note{
+		{Path: "d/sub", Kind: NoteChanged, FileKind: fserr.KindOf(unix.S_IFDIR)},
+		{Path: "d/link.json", Kind: NoteSymlink, FileKind: fserr.KindOf(unix.S_IFLNK)},
+		{Path: "d/pipe.json", Kind: NoteSpecial, FileKind: fserr.KindOf(unix.S_IFIFO)},
+	}
+	if !slices.Equal(s.notes, want) || s.files.n != 0 || len(s.errs) != 0 {
+		t.Errorf("notes %+v, %d files, errors %v; want notes %+v only", s.notes, s.files.n, s.errs, want)
+	}
+}
