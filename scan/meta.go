@@ -57,7 +57,16 @@ func (s *sink) fileMetadata(dirfd int, nameZ *byte, st *unix.Statx_t) (stamp, Me
 	if now.Mode&unix.S_IFMT != unix.S_IFREG || devOf(&now) != devOf(st) || now.Ino != st.Ino {
 		return stamp{}, ReasonReplaced, nil
 	}
-	data, err := s.readAll(fd, st.Size)
+	return s.readMetadata(fd, st.Size)
+}
+
+// readMetadata reads the metadata timestamp from fd, an open regular file
+// that fstatx found size bytes long (reasons as for fileMetadata).
+func (s *sink) readMetadata(fd int, size uint64) (stamp, MetaReason, error) {
+	if size > MetadataByteCap {
+		return stamp{}, ReasonTooLarge, nil
+	}
+	data, err := s.readAll(fd, size)
 	switch {
 	case err != nil:
 		return stamp{}, ReasonRead, err

@@ -115,10 +115,13 @@ func openDescriptors(t *testing.T) int {
 
 // TestExamineReplacedEntry: a name getdents reported as a regular file
 // but that is something else by the time a worker looks at it is noted,
-// never followed, descended or opened (a FIFO would block).
+// never followed or descended, and nothing blocks (a *.json name is opened
+// with O_NONBLOCK before it is described, so a FIFO swapped in is opened
+// but never read).
 func TestExamineReplacedEntry(t *testing.T) {
 	root := t.TempDir()
 	mkdir(t, root, "d/sub")
+	mkdir(t, root, "d/sub.json")
 	symlink(t, "/etc/passwd", root, "d/link.json")
 	if err := syscall.Mkfifo(filepath.Join(root, "d/pipe.json"), 0o644); err != nil {
 		t.Fatal(err)
@@ -129,7 +132,7 @@ func TestExamineReplacedEntry(t *testing.T) {
 	}
 	defer unix.Close(dirfd)
 	s := &sink{opts: Options{Metadata: true}}
-	names := []byte("sub\x00link.json\x00pipe.json\x00gone.json\x00")
+	names := []byte("sub\x00sub.json\x00link.json\x00pipe.json\x00gone.json\x00")
 	done := make(chan struct{})
 	go func() { examineAll(s, dirfd, "d", names); close(done) }()
 	select {
@@ -139,6 +142,7 @@ func TestExamineReplacedEntry(t *testing.T) {
 	}
 	want := []Note{
 		{Path: "d/sub", Kind: NoteChanged, FileKind: fserr.KindOf(unix.S_IFDIR)},
+		{Path: "d/sub.json", Kind: NoteChanged, FileKind: fserr.KindOf(unix.S_IFDIR)},
 		{Path: "d/link.json", Kind: NoteSymlink, FileKind: fserr.KindOf(unix.S_IFLNK)},
 		{Path: "d/pipe.json", Kind: NoteSpecial, FileKind: fserr.KindOf(unix.S_IFIFO)},
 	}
