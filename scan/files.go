@@ -18,7 +18,7 @@ import (
 type sink struct {
 	opts      Options
 	files     fileChunks
-	sorted    []File // files, flattened and sorted by Path (sort)
+	sorted    []*File // files in Path order (sort)
 	errs      []*fserr.Error
 	notes     []Note
 	leftovers []string
@@ -130,7 +130,6 @@ func (s *sink) record(name []byte, p string, stx *unix.Statx_t) *File {
 		Ino:             stx.Ino,
 		MtimeNs:         ns(stx.Mtime),
 		CtimeNs:         ns(stx.Ctime),
-		MntID:           mntOf(stx),
 	}
 	return f
 }
@@ -166,19 +165,22 @@ func (c *fileChunks) add() *File {
 	return &(*last)[len(*last)-1]
 }
 
-// sort flattens the sink's files into sorted, in Path order.
+// sort orders the sink's files by Path, as pointers into its chunks
+// (sorting 8-byte pointers moves far less than sorting Files).
 func (s *sink) sort() {
-	s.sorted = make([]File, 0, s.files.n)
+	s.sorted = make([]*File, 0, s.files.n)
 	for _, ch := range s.files.chunks {
-		s.sorted = append(s.sorted, ch...)
+		for i := range ch {
+			s.sorted = append(s.sorted, &ch[i])
+		}
 	}
-	s.files = fileChunks{}
-	slices.SortFunc(s.sorted, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(s.sorted, func(a, b *File) int { return strings.Compare(a.Path, b.Path) })
 }
 
-// mergeSorted merges runs, each sorted by Path, into one sorted slice.
-// Paths are unique across runs (each file is examined once).
-func mergeSorted(runs [][]File) []File {
+// mergeSorted merges runs, each sorted by Path, into one sorted slice of
+// Files: the only copy of the Files scan makes. Paths are unique across
+// runs (each file is examined once).
+func mergeSorted(runs [][]*File) []File {
 	n := 0
 	for _, r := range runs {
 		n += len(r)
@@ -191,7 +193,7 @@ func mergeSorted(runs [][]File) []File {
 				best = i
 			}
 		}
-		out = append(out, runs[best][0])
+		out = append(out, *runs[best][0])
 		runs[best] = runs[best][1:]
 	}
 	return out

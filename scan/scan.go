@@ -69,9 +69,6 @@ type File struct {
 	MtimeNs int64
 	// CtimeNs is st_ctim in nanoseconds, computed like MtimeNs.
 	CtimeNs int64
-	// MntID is the kernel's mount id of the file (statx STATX_MNT_ID), or 0
-	// when the kernel does not report one (before Linux 5.8).
-	MntID uint64
 }
 
 // Result is the outcome of scanning one scope.
@@ -172,7 +169,7 @@ func (w *walker) finish() Result {
 	}
 	w.sink.sort()
 	var res Result
-	runs := make([][]File, 0, len(sinks))
+	runs := make([][]*File, 0, len(sinks))
 	for _, s := range sinks {
 		runs = append(runs, s.sorted)
 		res.Errors = append(res.Errors, s.errs...)
@@ -180,6 +177,9 @@ func (w *walker) finish() Result {
 		res.Leftovers = append(res.Leftovers, s.leftovers...)
 	}
 	res.Files = mergeSorted(runs)
+	for _, s := range sinks {
+		s.files, s.sorted = fileChunks{}, nil
+	}
 	if w.scope == skill.ScopeEvals && w.opts.Metadata {
 		applyRunTimestamps(res.Files)
 	}
