@@ -10,14 +10,20 @@
 // it never decides which files to remove — that judgement belongs to package
 // skill. It never opens the root by path and never follows a symbolic link
 // (not even a scope directory or a parent such as artifacts/ that has
-// become one), never opens anything but directories and regular *.json
-// files (a FIFO, socket or device is never opened, so a scan cannot block
-// or trigger device side effects), and never descends into another mount —
-// another file system or a bind mount of the same one (statx mount ids;
-// st_dev where the kernel reports none).
+// become one), never opens anything it has seen to be a FIFO, socket or
+// device (a scan cannot block, and only reads directories and regular
+// *.json files), and never descends into another mount — another file
+// system or a bind mount of the same one (statx mount ids; st_dev where
+// the kernel reports none). A *.json name that the directory listing
+// reported as a regular file is opened (O_NOFOLLOW|O_NONBLOCK|O_NOCTTY)
+// before it is described, so one swapped for a FIFO or device in between
+// is opened without blocking, seen for what it is, and closed unread.
 //
 // Its memory is O(files + depth) and it holds a bounded number of
-// descriptors whatever the depth (stack.go). Files that an interrupted
+// descriptors whatever the depth (stack.go). One goroutine lists
+// directories while a pool, one worker per CPU, examines the regular
+// files (pool.go); the result is merged and sorted, so it does not
+// depend on scheduling. Files that an interrupted
 // deletion left under sweep's private name (LeftoverPrefix) are returned
 // apart, as Result.Leftovers.
 //
