@@ -99,9 +99,11 @@ func TestScanMetadataTimestamp(t *testing.T) {
 	}
 }
 
-// FuzzParseMetadata checks that the byte scanner never panics, never
-// accepts a document encoding/json rejects, and decides exactly as the
-// earlier encoding/json token reader (parseMetadataRef).
+// FuzzParseMetadata checks that the one-pass scanner never panics, calls
+// a document invalid exactly when json.Valid does, and on valid documents
+// decides exactly as the earlier encoding/json token reader
+// (parseMetadataRef). On invalid ones the reader may have stopped at a
+// duplicate key first; the scanner says invalid, which takes precedence.
 func FuzzParseMetadata(f *testing.F) {
 	for _, s := range []string{
 		`{"timestamp":"2021-01-01T00:00:00Z"}`,
@@ -109,17 +111,24 @@ func FuzzParseMetadata(f *testing.F) {
 		`{"generatedAt":"2024-01-01T00:00:00+01:00"}`, `[]`, `{`, `{"a":}`,
 		`{"time\u0073tamp":"2021-01-01T00:00:00\u005a"}`, `{"timestamp":1,"timest\u0061mp":2}`,
 		"{\"timestamp\":\"2021-01-01T00:00:00Z\xff\"}", `{"metadata":{"a":[{"b":"}"}],"createdAt":"2021-01-01T00:00:00Z"}}`,
+		`{"timestamp":1,"timestamp":2,`, `{"metadata":{},"metadata":[}`, `{"a":-0.5e+3,"b":[true,false,null],"c":"\ud83d\ude00"}`,
+		`{"a":01}`, `{"a":1.}`, `{"a":"\x"}`, "{\"a\":\"\x01\"}", `{"a":tru}`, `"timestamp"`, ` {} `, `{}{}`,
+		strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001), `{"a":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := parseMetadata(data)
-		if err == nil && !json.Valid(data) {
-			t.Errorf("accepted invalid JSON %q (%+v)", data, st)
+		valid := json.Valid(data)
+		if errors.Is(err, errInvalid) == valid {
+			t.Fatalf("%.80q: error %v, json.Valid %v", data, err, valid)
+		}
+		if !valid {
+			return
 		}
 		ref, refErr := parseMetadataRef(strings.NewReader(string(data)))
 		if st != ref || (err == nil) != (refErr == nil) || errors.Is(err, errAmbiguous) != errors.Is(refErr, errAmbiguous) {
-			t.Errorf("%q: got %+v, %v; reference %+v, %v", data, st, err, ref, refErr)
+			t.Errorf("%.80q: got %+v, %v; reference %+v, %v", data, st, err, ref, refErr)
 		}
 	})
 }

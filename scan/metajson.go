@@ -16,59 +16,31 @@ var errInvalid = errors.New("not valid JSON")
 
 // parseMetadata returns the metadata timestamp of the JSON document data.
 // A nil error with ok=false means a well-formed object without a usable
-// field. Anything else — not valid JSON (json.Valid: trailing data
-// included), not an object, a recognised key that occurs twice — is an
-// error, and the caller falls back to mtime. Only the top level and the
-// object "metadata" are inspected; every other value is skipped byte by
-// byte, never materialised, so a file costs no allocation unless a key or
-// timestamp is written with escapes. It decides exactly as the earlier
-// encoding/json token reader did (FuzzParseMetadata compares them).
+// field. Anything else is an error, and the caller falls back to mtime:
+// errInvalid for what json.Valid rejects (trailing data included), then
+// errNotObject, then errAmbiguous for a recognised key that occurs twice.
+// Only the top level and the object "metadata" are inspected.
+//
+// It is one pass over the bytes that validates exactly as json.Valid does
+// (the same grammar and nesting limit) while it picks the fields, and
+// allocates nothing unless a key or timestamp is written with escapes.
+// FuzzParseMetadata holds it to json.Valid and to the earlier
+// encoding/json token reader.
 func parseMetadata(data []byte) (stamp, error) {
-	if !json.Valid(data) {
-		return stamp{}, errInvalid
-	}
-	p := jsonCursor{b: data}
+	p := metaScanner{b: data}
 	p.space()
-	if !p.eat('{') {
+	isObject := p.i < len(p.b) && p.b[p.i] == '{'
+	ok := p.value(0, levelTop)
+	p.space()
+	switch {
+	case !ok || p.i != len(p.b):
+		return stamp{}, errInvalid
+	case !isObject:
 		return stamp{}, errNotObject
+	case p.ambiguous:
+		return stamp{}, errAmbiguous
 	}
-	var found [numFields]stamp
-	var seen [numFields]bool
-	seenMetadata := false
-	err := p.members(func(key []byte) error {
-		switch {
-		case keyIs(key, "timestamp"):
-			return p.field(fieldTimestamp, &found, &seen)
-		case keyIs(key, "generatedAt"):
-			return p.field(fieldGeneratedAt, &found, &seen)
-		case keyIs(key, "metadata"):
-			if seenMetadata {
-				return errAmbiguous
-			}
-			seenMetadata = true
-			if p.peek() != '{' {
-				p.skipValue()
-				return nil
-			}
-			p.eat('{')
-			return p.members(func(key []byte) error {
-				switch {
-				case keyIs(key, "updatedAt"):
-					return p.field(fieldUpdatedAt, &found, &seen)
-				case keyIs(key, "createdAt"):
-					return p.field(fieldCreatedAt, &found, &seen)
-				}
-				p.skipValue()
-				return nil
-			})
-		}
-		p.skipValue()
-		return nil
-	})
-	if err != nil {
-		return stamp{}, err
-	}
-	for _, s := range found {
+	for _, s := range p.found {
 		if s.ok {
 			return s, nil
 		}
@@ -76,14 +48,28 @@ func parseMetadata(data []byte) (stamp, error) {
 	return stamp{}, nil
 }
 
-// jsonCursor walks a document that json.Valid accepted, so it needs no
-// error handling of its own: every byte it expects is there.
-type jsonCursor struct {
-	b []byte
-	i int
+// maxDepth is encoding/json's nesting limit: json.Valid rejects a
+// document with more than this many open objects and arrays.
+const maxDepth = 10000
+
+// The objects whose keys parseMetadata looks at.
+const (
+	levelTop      = iota // the top-level object
+	levelMetadata        // the top-level "metadata" object
+	levelOther           // anything else: only validated
+)
+
+// metaScanner validates a document and records the recognised fields.
+type metaScanner struct {
+	b            []byte
+	i            int
+	found        [numFields]stamp
+	seen         [numFields]bool
+	seenMetadata bool
+	ambiguous    bool // a recognised key occurred twice
 }
 
-func (p *jsonCursor) space() {
+func (p *metaScanner) space() {
 	for p.i < len(p.b) {
 		switch p.b[p.i] {
 		case ' ', '\t', '\n', '\r':
@@ -94,108 +80,251 @@ func (p *jsonCursor) space() {
 	}
 }
 
-func (p *jsonCursor) peek() byte {
-	p.space()
-	return p.b[p.i]
-}
-
-func (p *jsonCursor) eat(c byte) bool {
-	if p.peek() == c {
-		p.i++
-		return true
+// value consumes one value at nesting depth (open containers around it);
+// an object is read as level.
+func (p *metaScanner) value(depth, level int) bool {
+	if p.i >= len(p.b) {
+		return false
+	}
+	switch c := p.b[p.i]; {
+	case c == '{':
+		return p.object(depth+1, level)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		_, ok := p.str()
+		return ok
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	case c == 't':
+		return p.literal("true")
+	case c == 'f':
+		return p.literal("false")
+	case c == 'n':
+		return p.literal("null")
 	}
 	return false
 }
 
-// members calls f with each raw key (quotes included) of the object whose
-// '{' was just consumed; f must consume the member's value. It consumes
-// the closing '}'.
-func (p *jsonCursor) members(f func(key []byte) error) error {
-	if p.eat('}') {
-		return nil
+// object consumes an object; depth counts it.
+func (p *metaScanner) object(depth, level int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	p.i++ // '{'
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == '}' {
+		p.i++
+		return true
 	}
 	for {
-		p.space()
-		key := p.str()
-		p.eat(':')
-		p.space()
-		if err := f(key); err != nil {
-			return err
+		key, ok := p.str()
+		if !ok {
+			return false
 		}
-		if !p.eat(',') {
-			p.eat('}')
-			return nil
-		}
-	}
-}
-
-// str consumes a string and returns it raw, quotes included.
-func (p *jsonCursor) str() []byte {
-	start := p.i
-	p.i++ // opening quote
-	for p.b[p.i] != '"' {
-		if p.b[p.i] == '\\' {
-			p.i++
+		p.space()
+		if p.i >= len(p.b) || p.b[p.i] != ':' {
+			return false
 		}
 		p.i++
-	}
-	p.i++
-	return p.b[start:p.i]
-}
-
-// skipValue consumes one value.
-func (p *jsonCursor) skipValue() {
-	switch p.peek() {
-	case '"':
-		p.str()
-	case '{', '[':
-		for depth := 0; ; {
-			switch p.b[p.i] {
-			case '"':
-				p.str()
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-			}
-			p.i++
-			if depth == 0 {
-				return
-			}
+		p.space()
+		if !p.member(key, depth, level) {
+			return false
 		}
-	default: // number, true, false, null
-		for p.i < len(p.b) && !endsLiteral(p.b[p.i]) {
+		p.space()
+		if p.i >= len(p.b) {
+			return false
+		}
+		switch p.b[p.i] {
+		case ',':
 			p.i++
+			p.space()
+		case '}':
+			p.i++
+			return true
+		default:
+			return false
 		}
 	}
 }
 
-// endsLiteral reports whether c cannot be part of a number or literal.
-func endsLiteral(c byte) bool {
-	switch c {
-	case ',', '}', ']', ' ', '\t', '\n', '\r':
+// member consumes the value of key in an object read as level.
+func (p *metaScanner) member(key []byte, depth, level int) bool {
+	field := -1
+	switch level {
+	case levelTop:
+		switch {
+		case keyIs(key, "timestamp"):
+			field = fieldTimestamp
+		case keyIs(key, "generatedAt"):
+			field = fieldGeneratedAt
+		case keyIs(key, "metadata"):
+			if p.seenMetadata {
+				p.ambiguous = true
+			}
+			p.seenMetadata = true
+			return p.value(depth, levelMetadata)
+		}
+	case levelMetadata:
+		switch {
+		case keyIs(key, "updatedAt"):
+			field = fieldUpdatedAt
+		case keyIs(key, "createdAt"):
+			field = fieldCreatedAt
+		}
+	}
+	if field < 0 {
+		return p.value(depth, levelOther)
+	}
+	if p.seen[field] {
+		p.ambiguous = true
+	}
+	p.seen[field] = true
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		return p.value(depth, levelOther)
+	}
+	raw, ok := p.str()
+	if !ok {
+		return false
+	}
+	if sec, ok := rfc3339.Unix(unquote(raw)); ok {
+		p.found[field] = stamp{sec: sec, ok: true}
+	}
+	return true
+}
+
+// array consumes an array; depth counts it.
+func (p *metaScanner) array(depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	p.i++ // '['
+	p.space()
+	if p.i < len(p.b) && p.b[p.i] == ']' {
+		p.i++
 		return true
 	}
-	return false
+	for {
+		if !p.value(depth, levelOther) {
+			return false
+		}
+		p.space()
+		if p.i >= len(p.b) {
+			return false
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+			p.space()
+		case ']':
+			p.i++
+			return true
+		default:
+			return false
+		}
+	}
 }
 
-// field consumes the value of a recognised key and records it when it is a
-// string that parses as RFC 3339 (internal/rfc3339: the RFC's grammar,
-// floored to whole seconds, also before 1970).
-func (p *jsonCursor) field(i int, found *[numFields]stamp, seen *[numFields]bool) error {
-	if seen[i] {
-		return errAmbiguous
+// str consumes a string and returns it raw, quotes included. Like
+// json.Valid it refuses control characters and bad escapes, and lets any
+// other byte through (invalid UTF-8 included).
+func (p *metaScanner) str() ([]byte, bool) {
+	start := p.i
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		return nil, false
 	}
-	seen[i] = true
-	if p.peek() != '"' {
-		p.skipValue()
-		return nil
+	p.i++
+	for p.i < len(p.b) {
+		for p.i < len(p.b) && plain[p.b[p.i]] { // the common bytes, one test each
+			p.i++
+		}
+		if p.i == len(p.b) {
+			break
+		}
+		switch c := p.b[p.i]; {
+		case c == '"':
+			p.i++
+			return p.b[start:p.i], true
+		case c < 0x20:
+			return nil, false
+		case c == '\\':
+			p.i++
+			if p.i >= len(p.b) {
+				return nil, false
+			}
+			switch p.b[p.i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				p.i++
+			case 'u':
+				if p.i+5 > len(p.b) || !isHex(p.b[p.i+1]) || !isHex(p.b[p.i+2]) || !isHex(p.b[p.i+3]) || !isHex(p.b[p.i+4]) {
+					return nil, false
+				}
+				p.i += 5
+			default:
+				return nil, false
+			}
+		default:
+			p.i++
+		}
 	}
-	if sec, ok := rfc3339.Unix(unquote(p.str())); ok {
-		found[i] = stamp{sec: sec, ok: true}
+	return nil, false
+}
+
+// plain marks the bytes a string may hold as they are: not '"', '\\' or
+// a control character.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
 	}
-	return nil
+	return t
+}()
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// number consumes -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *metaScanner) number() bool {
+	if p.b[p.i] == '-' {
+		p.i++
+	}
+	switch {
+	case p.i < len(p.b) && p.b[p.i] == '0':
+		p.i++
+	case p.digits() == 0:
+		return false
+	}
+	if p.i < len(p.b) && p.b[p.i] == '.' {
+		p.i++
+		if p.digits() == 0 {
+			return false
+		}
+	}
+	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
+			p.i++
+		}
+		if p.digits() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// digits consumes a run of ASCII digits and returns its length.
+func (p *metaScanner) digits() int {
+	start := p.i
+	for p.i < len(p.b) && p.b[p.i] >= '0' && p.b[p.i] <= '9' {
+		p.i++
+	}
+	return p.i - start
+}
+
+func (p *metaScanner) literal(word string) bool {
+	if len(p.b)-p.i < len(word) || string(p.b[p.i:p.i+len(word)]) != word {
+		return false
+	}
+	p.i += len(word)
+	return true
 }
 
 // keyIs compares a raw key with want (plain ASCII).
@@ -203,21 +332,21 @@ func keyIs(raw []byte, want string) bool {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return len(raw) == len(want)+2 && string(raw[1:len(raw)-1]) == want
 	}
-	return unquote(raw) == want
+	return string(unquote(raw)) == want
 }
 
 // unquote decodes a raw JSON string. Escapes are rare in keys and
 // timestamps; only then does it allocate (through encoding/json, which
 // also replaces invalid UTF-8 exactly as the token reader did).
-func unquote(raw []byte) string {
+func unquote(raw []byte) []byte {
 	if bytes.IndexByte(raw, '\\') < 0 && isASCII(raw) {
-		return string(raw[1 : len(raw)-1])
+		return raw[1 : len(raw)-1]
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
-		return ""
+		return nil
 	}
-	return s
+	return []byte(s)
 }
 
 func isASCII(b []byte) bool {

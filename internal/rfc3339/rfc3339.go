@@ -12,8 +12,10 @@ package rfc3339
 import "time"
 
 // Unix returns the timestamp as epoch seconds, floored (also before 1970).
-// A leap second (:60) counts as the first second of the next minute.
-func Unix(s string) (int64, bool) {
+// A leap second (:60) counts as the first second of the next minute. It
+// takes the bytes of a JSON string as they are, so that scanning a file
+// allocates nothing.
+func Unix[T string | []byte](s T) (int64, bool) {
 	// date-time = full-date "T" partial-time time-offset, fixed positions
 	// up to the seconds: YYYY-MM-DDTHH:MM:SS
 	if len(s) < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't') || s[13] != ':' || s[16] != ':' {
@@ -42,7 +44,7 @@ func Unix(s string) (int64, bool) {
 	}
 	offset := 0
 	switch {
-	case rest == "Z" || rest == "z":
+	case len(rest) == 1 && (rest[0] == 'Z' || rest[0] == 'z'):
 	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
 		oh, ok1 := digits(rest[1:3])
 		om, ok2 := digits(rest[4:6])
@@ -64,7 +66,7 @@ func Unix(s string) (int64, bool) {
 }
 
 // digits parses a fixed-width run of ASCII digits.
-func digits(s string) (int, bool) {
+func digits[T string | []byte](s T) (int, bool) {
 	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
