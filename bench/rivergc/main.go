@@ -71,8 +71,8 @@ func (b *bench) main(src, work, sizes string, force int, hostile string) error {
 	rev, _ := exec.Command("git", "-C", src, "rev-parse", "--short", "HEAD").Output()
 	fmt.Printf("river-gc built from %s at %s\n\n", src, strings.TrimSpace(string(rev)))
 	if sizes != "" {
-		fmt.Println("| files | removed | river-gc s | find|sort s | time ratio (goal ≤ 1.3) | river-gc peak RSS MB | RSS budget MB (300 B/file + 30 MB) | find|sort peak RSS MB | µs/file |")
-		fmt.Println("|---|---|---|---|---|---|---|---|---|")
+		fmt.Println("| files | removed | river-gc s | find\\|sort s | time ratio (goal ≤ 1.3) | river-gc peak RSS MB | RSS budget MB (300 B/file + 30 MB) | find\\|sort peak RSS MB | µs/file | CPU s, river-gc ÷ find\\|sort |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 		var growth []string
 		prevN, prevT := 0, 0.0
 		for _, s := range strings.Split(sizes, ",") {
@@ -144,22 +144,23 @@ func (b *bench) dryRun(n int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	var tg, tf, rg, rf []float64
+	var tg, tf, rg, rf, cg, cf []float64
 	for i := -1; i < b.runs; i++ { // i == -1: warm-up, not recorded
-		t, r, err := run(gc, nil)
+		t, r, c, err := run(gc, nil)
 		if err != nil {
 			return 0, err
 		}
-		t2, r2, err := run(find, nil)
+		t2, r2, c2, err := run(find, nil)
 		if err != nil {
 			return 0, err
 		}
 		if i >= 0 {
 			tg, rg, tf, rf = append(tg, t), append(rg, r), append(tf, t2), append(rf, r2)
+			cg, cf = append(cg, c), append(cf, c2)
 		}
 	}
-	fmt.Printf("| %d | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %.2f |\n", files, removed, median(tg), median(tf), median(tg)/median(tf),
-		median(rg)/1e6, (300*float64(files)+30e6)/1e6, median(rf)/1e6, median(tg)/float64(files)*1e6)
+	fmt.Printf("| %d | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f ÷ %.2f |\n", files, removed, median(tg), median(tf), median(tg)/median(tf),
+		median(rg)/1e6, (300*float64(files)+30e6)/1e6, median(rf)/1e6, median(tg)/float64(files)*1e6, median(cg), median(cf))
 	return median(tg), nil
 }
 
@@ -191,7 +192,7 @@ func (b *bench) force(n int) error {
 		if err := fresh(); err != nil {
 			return err
 		}
-		t, r, err := run(gc, nil)
+		t, r, _, err := run(gc, nil)
 		if err != nil {
 			return err
 		}
@@ -199,7 +200,7 @@ func (b *bench) force(n int) error {
 		if err := fresh(); err != nil {
 			return err
 		}
-		t2, _, err := run(find, nil)
+		t2, _, _, err := run(find, nil)
 		if err != nil {
 			return err
 		}
@@ -259,7 +260,7 @@ func (b *bench) hostile(counts string) error {
 		}
 		var ts, rs []float64
 		for range b.runs {
-			t, r, killed, err := runFor(hostileLimit, args, nil)
+			t, r, _, killed, err := runFor(hostileLimit, args, nil)
 			if err != nil {
 				return fmt.Errorf("%d excludes: %w", k, err)
 			}

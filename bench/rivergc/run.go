@@ -17,8 +17,9 @@ import (
 )
 
 // run runs argv with stdout to /dev/null (or to out) and returns its wall
-// time in seconds and its peak RSS in bytes (for a shell pipeline: the
-// largest of the shell and the children it waited for).
+// time in seconds, its peak RSS in bytes (for a shell pipeline: the
+// largest of the shell and the children it waited for) and the CPU time
+// (user + system seconds, children included) it used.
 //
 // The peak RSS comes from GNU time (/usr/bin/time -f %M), not from our own
 // wait4: Go starts children with CLONE_VM|CLONE_VFORK, so the child's
@@ -26,14 +27,14 @@ import (
 // (this harness decodes river-gc's 1M-file output once and would report
 // its own 700 MB for a 10 MB find). time(1) forks, so the measured
 // program's mark starts from time's 2 MB.
-func run(argv []string, out *os.File) (float64, float64, error) {
-	wall, rss, _, err := runFor(0, argv, out)
-	return wall, rss, err
+func run(argv []string, out *os.File) (wall, rss, cpu float64, err error) {
+	wall, rss, cpu, _, err = runFor(0, argv, out)
+	return wall, rss, cpu, err
 }
 
 // runFor is run with a time limit (0: none): a run that takes longer is
 // killed, and killed reports it with the time and peak RSS until then.
-func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss float64, killed bool, err error) {
+func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss, cpu float64, killed bool, err error) {
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
 	if limit > 0 {
 		ctx, cancel = context.WithTimeout(ctx, limit)
@@ -41,11 +42,11 @@ func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss float64
 	defer cancel()
 	rssFile, err := os.CreateTemp("", "rivergc-rss")
 	if err != nil {
-		return 0, 0, false, err
+		return 0, 0, 0, false, err
 	}
 	rssFile.Close()
 	defer os.Remove(rssFile.Name())
-	cmd := exec.CommandContext(ctx, "/usr/bin/time", append([]string{"-f", "%M", "-o", rssFile.Name(), "--"}, argv...)...)
+	cmd := exec.CommandContext(ctx, "/usr/bin/time", append([]string{"-f", "%U %S %M", "-o", rssFile.Name(), "--"}, argv...)...)
 	// On timeout, kill time's child (the measured program) by its id, so
 	// that time still reports the peak RSS it reached.
 	cmd.Cancel = func() error {
@@ -63,7 +64,7 @@ func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss float64
 	} else {
 		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 		if err != nil {
-			return 0, 0, false, err
+			return 0, 0, 0, false, err
 		}
 		defer null.Close()
 		cmd.Stdout = null
@@ -72,19 +73,21 @@ func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss float64
 	err = cmd.Run()
 	wall = time.Since(start).Seconds()
 	if data, rerr := os.ReadFile(rssFile.Name()); rerr == nil {
-		f := strings.Fields(string(data)) // "Command terminated by signal 9" precedes the number
-		if len(f) > 0 {
+		f := strings.Fields(string(data)) // "Command terminated by signal 9" precedes the numbers
+		if len(f) >= 3 {
+			user, _ := strconv.ParseFloat(f[len(f)-3], 64)
+			sys, _ := strconv.ParseFloat(f[len(f)-2], 64)
 			kb, _ := strconv.ParseFloat(f[len(f)-1], 64)
-			rss = kb * 1024
+			rss, cpu = kb*1024, user+sys
 		}
 	}
 	if ctx.Err() != nil {
-		return wall, rss, true, nil
+		return wall, rss, cpu, true, nil
 	}
 	if err != nil {
-		return 0, 0, false, fmt.Errorf("%s: %w", filepath.Base(argv[0]), err)
+		return 0, 0, 0, false, fmt.Errorf("%s: %w", filepath.Base(argv[0]), err)
 	}
-	return wall, rss, false, nil
+	return wall, rss, cpu, false, nil
 }
 
 // removedCount runs river-gc once with --json and counts removed[],
