@@ -10,23 +10,22 @@ import (
 )
 
 // Parallel examination. Listing a directory is cheap next to what its
-// regular files cost: a statx each, and for a *.json file an open, a
-// re-check on the descriptor, a read and a close. So the walker hands the
+// regular files cost: a statx each, or for a *.json file an open, a
+// statx of the descriptor, a read and a close. So the walker hands the
 // names getdents reports as regular files (d_type DT_REG) to a pool of
 // workers, in batches of at most batchNames names of one directory, and
 // goes on listing while they are examined on the other cores. Anything
 // else (directories, symlinks, a file system that reports no d_type) is
-// examined by the walker itself, as before.
+// examined by the walker itself.
 //
-// Workers examine exactly as the walker would (statx without following;
-// metadata read through O_NOFOLLOW and re-checked on the descriptor), each
-// into its own sink; finish merges and sorts, so the result does not
-// depend on scheduling. A batch holds a duplicate of its directory's
-// descriptor, shared by reference count among that directory's batches,
-// so the walker can close or evict its own descriptor meanwhile. The queue
-// is bounded: at most queueLen batches wait, which bounds the memory and
-// the descriptors that pending work keeps open (at most queueLen plus
-// one per worker, next to the walker's budget).
+// Workers examine exactly as the walker would (sink.examine), each into
+// its own sink; finish merges and sorts, so the result does not depend on
+// scheduling. A batch shares its directory's descriptor with the walker
+// by reference count (openDir): the directory is closed once the walker
+// has left or evicted it and its last batch is done. The queue is
+// bounded: at most queueLen batches wait, which bounds the memory and the
+// descriptors that pending work keeps open (at most queueLen plus one per
+// worker, next to the walker's budget).
 
 // batchNames is the most names one batch carries.
 const batchNames = 256
