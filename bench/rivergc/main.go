@@ -7,7 +7,10 @@
 // Rows it prints (medians of -runs runs after one untimed warm-up each):
 //   - dry-run: `river-gc --now … --json --quiet` (stdout to /dev/null) ÷
 //     `find DIR -type f -printf '%s %T@ %p\n' | LC_ALL=C sort`, with wall
-//     time, peak RSS (wait4 rusage) and RSS per file;
+//     time, peak RSS (GNU time) and CPU seconds; and two more floors: the
+//     same find that also cats every *.json file (the reads river-gc makes
+//     for metadata timestamps), and river-gc --timestamp mtime (which
+//     reads no file, like find) ÷ find|sort;
 //   - force: `river-gc --force` ÷ `find DIR -type f -delete`, each on a
 //     fresh `cp -a` copy of the tree (the copy is not timed);
 //   - hostile: river-gc with 1,000 and 100,000 `--exclude '**/**/**/a*b*c*'`
@@ -22,6 +25,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -71,8 +75,8 @@ func (b *bench) main(src, work, sizes string, force int, hostile string) error {
 	rev, _ := exec.Command("git", "-C", src, "rev-parse", "--short", "HEAD").Output()
 	fmt.Printf("river-gc built from %s at %s\n\n", src, strings.TrimSpace(string(rev)))
 	if sizes != "" {
-		fmt.Println("| files | removed | river-gc s | find\\|sort s | time ratio (goal ≤ 1.3) | river-gc peak RSS MB | RSS budget MB (300 B/file + 30 MB) | find\\|sort peak RSS MB | µs/file | CPU s, river-gc ÷ find\\|sort |")
-		fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+		fmt.Println("| files | removed | river-gc s | find\\|sort s | time ratio (goal ≤ 1.3) | river-gc peak RSS MB | RSS budget MB (300 B/file + 30 MB) | find\\|sort peak RSS MB | µs/file | CPU s, river-gc ÷ find\\|sort | find + cat *.json \\| sort s (river-gc ÷ it) | river-gc --timestamp mtime s (÷ find\\|sort) |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 		var growth []string
 		prevN, prevT := 0, 0.0
 		for _, s := range strings.Split(sizes, ",") {
@@ -140,11 +144,16 @@ func (b *bench) dryRun(n int) (float64, error) {
 	files := countFiles(root)
 	gc := append([]string{b.bin, "--root", root, "--json", "--quiet"}, gcFlags...)
 	find := []string{"sh", "-c", `find "$1" -type f -printf '%s %T@ %p\n' | LC_ALL=C sort`, "sh", root}
+	// The same, plus reading every *.json file (cat, in batches): the
+	// input river-gc reads for metadata timestamps that find never does.
+	findCat := []string{"sh", "-c", `find "$1" -type f -printf '%s %T@ %p\n' -name '*.json' -exec sh -c 'exec cat "$@" >/dev/null' sh {} + | LC_ALL=C sort`, "sh", root}
+	// river-gc judging by mtime only: the same file-system work as find.
+	gcMtime := append(slices.Clone(gc), "--timestamp", "mtime")
 	removed, err := removedCount(gc)
 	if err != nil {
 		return 0, err
 	}
-	var tg, tf, rg, rf, cg, cf []float64
+	var tg, tf, tc, tm, rg, rf, cg, cf []float64
 	for i := -1; i < b.runs; i++ { // i == -1: warm-up, not recorded
 		t, r, c, err := run(gc, nil)
 		if err != nil {
@@ -154,13 +163,22 @@ func (b *bench) dryRun(n int) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
+		t3, _, _, err := run(findCat, nil)
+		if err != nil {
+			return 0, err
+		}
+		t4, _, _, err := run(gcMtime, nil)
+		if err != nil {
+			return 0, err
+		}
 		if i >= 0 {
-			tg, rg, tf, rf = append(tg, t), append(rg, r), append(tf, t2), append(rf, r2)
+			tg, rg, tf, rf, tc, tm = append(tg, t), append(rg, r), append(tf, t2), append(rf, r2), append(tc, t3), append(tm, t4)
 			cg, cf = append(cg, c), append(cf, c2)
 		}
 	}
-	fmt.Printf("| %d | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f ÷ %.2f |\n", files, removed, median(tg), median(tf), median(tg)/median(tf),
-		median(rg)/1e6, (300*float64(files)+30e6)/1e6, median(rf)/1e6, median(tg)/float64(files)*1e6, median(cg), median(cf))
+	fmt.Printf("| %d | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f ÷ %.2f | %.3f (%.2f) | %.3f (%.2f) |\n", files, removed, median(tg), median(tf), median(tg)/median(tf),
+		median(rg)/1e6, (300*float64(files)+30e6)/1e6, median(rf)/1e6, median(tg)/float64(files)*1e6, median(cg), median(cf),
+		median(tc), median(tg)/median(tc), median(tm), median(tm)/median(tf))
 	return median(tg), nil
 }
 
