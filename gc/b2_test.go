@@ -86,8 +86,8 @@ func TestRootFlip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Removed) != 3 || len(out.Errors) != 0 {
-		t.Fatalf("removed %v, errors %v", out.Removed, out.Errors)
+	if removed := slices.Collect(out.Removed()); len(removed) != 3 || len(out.Errors) != 0 {
+		t.Fatalf("removed %v, errors %v", removed, out.Errors)
 	}
 	if got := files(t, a); len(got) != 0 {
 		t.Errorf("the scanned tree still holds %q", got)
@@ -116,8 +116,8 @@ func TestBindMountNotDeleted(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if len(out.Removed) != 1 || out.Removed[0].Path != ".river/tmp/own" {
-			t.Errorf("removed %v", out.Removed)
+		if removed := slices.Collect(out.Removed()); len(removed) != 1 || removed[0].Path != ".river/tmp/own" {
+			t.Errorf("removed %v", removed)
 		}
 		return nil
 	})
@@ -155,8 +155,8 @@ func TestLeftoversOfAKilledRun(t *testing.T) {
 	if got := files(t, root); !slices.Equal(got, []string{".river/memory/fresh.json", ".river/memory/index.json"}) {
 		t.Errorf("after --force: %q (before: %q)", got, before)
 	}
-	if len(out.Removed) != 1 || out.Removed[0].Path != ".river/tmp/old" {
-		t.Errorf("removed %+v", out.Removed)
+	if removed := slices.Collect(out.Removed()); len(removed) != 1 || removed[0].Path != ".river/tmp/old" {
+		t.Errorf("removed %+v", removed)
 	}
 	i := slices.IndexFunc(out.Warnings, func(w Warning) bool { return w.Kind == WarnRestored })
 	if i < 0 || out.Warnings[i].N != 2 {

@@ -144,23 +144,26 @@ func judge(cfg Config) (judgement, error) {
 		if err != nil {
 			return j, fmt.Errorf("judging scope %s: %w", scope, err)
 		}
-		so := ScopeOutcome{Scope: scope, Result: res, Sources: sc.sources,
-			Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: len(sc.tracked)}}
+		so := ScopeOutcome{Scope: scope, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
+			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked}}
+		so.Result.Removed = nil // moved to so.Removed
 		// res.Removed and sc.files are both in path order: one merge walk
 		// finds each removed file's scan record, and keptSummary counts
 		// every regular file not removed (what the engine kept, what it
-		// could not judge, and the tracked files it never saw).
+		// could not judge, and the tracked files it never saw). Deletion
+		// targets are built for --force only.
 		i := 0
-		for _, d := range res.Removed {
+		for k, d := range res.Removed {
 			for ; sc.files[i].Path != d.Path; i++ {
 				so.Kept++
 				so.KeptBytes = so.KeptBytes.Add(uint64(sc.files[i].Size))
 			}
-			f := sc.files[i]
+			f := &sc.files[i]
 			i++
-			j.out.Removed = append(j.out.Removed, Removed{Scope: scope, Path: d.Path, SizeBytes: d.SizeBytes,
-				Reason: d.Reason, Timestamp: f.Timestamp, Source: f.TimestampSource, Decision: d})
-			j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
+			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource}
+			if cfg.Mode == Force {
+				j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
+			}
 		}
 		for _, f := range sc.files[i:] {
 			so.Kept++
@@ -187,25 +190,6 @@ func judge(cfg Config) (judgement, error) {
 	return j, nil
 }
 
-// unremove moves the removals for which keep is true back to kept: they
-// were not deleted.
-func (o *Outcome) unremove(keep func(Removed) bool) {
-	done := o.Removed[:0]
-	for _, r := range o.Removed {
-		if !keep(r) {
-			done = append(done, r)
-			continue
-		}
-		for i := range o.Scopes {
-			if o.Scopes[i].Scope == r.Scope {
-				o.Scopes[i].Kept++
-				o.Scopes[i].KeptBytes = o.Scopes[i].KeptBytes.Add(r.SizeBytes)
-			}
-		}
-	}
-	o.Removed = done
-}
-
 // apply narrows removed[] to what was actually deleted; a file that could
 // not be deleted (or was not attempted after an interruption) is still
 // there, so it counts as kept; a file already gone is neither.
@@ -225,13 +209,27 @@ func (o *Outcome) apply(rep sweep.Report) {
 	if rep.Unprotected > 0 {
 		o.Warnings = append(o.Warnings, Warning{Kind: WarnUnprotectedDelete, N: rep.Unprotected})
 	}
-	o.unremove(func(r Removed) bool { return !deleted[r.Path] && !gone[r.Path] })
-	o.Removed = slices.DeleteFunc(o.Removed, func(r Removed) bool { return gone[r.Path] })
+	for i := range o.Scopes {
+		s := &o.Scopes[i]
+		n := 0
+		for k, d := range s.Removed {
+			switch {
+			case gone[d.Path]:
+			case deleted[d.Path]:
+				s.Removed[n], s.Stamps[n] = d, s.Stamps[k]
+				n++
+			default:
+				s.Kept++
+				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
+			}
+		}
+		s.Removed, s.Stamps = s.Removed[:n], s.Stamps[:n]
+	}
 }
 
-// sort puts removed[], warnings[] and errors[] in their documented orders.
+// sort puts warnings[] and errors[] in their documented orders (each
+// scope's removals are in path order already; Removed merges them).
 func (o *Outcome) sort() {
-	slices.SortFunc(o.Removed, func(a, b Removed) int { return strings.Compare(a.Path, b.Path) })
 	slices.SortStableFunc(o.Warnings, func(a, b Warning) int {
 		return cmp.Or(cmp.Compare(warningRank(a.Kind), warningRank(b.Kind)),
 			cmp.Compare(scopeRank(a.Scope), scopeRank(b.Scope)), strings.Compare(a.Path, b.Path))

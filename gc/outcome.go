@@ -1,6 +1,8 @@
 package gc
 
 import (
+	"iter"
+
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -16,19 +18,24 @@ const (
 )
 
 // Removed is one entry of removed[]: removed in force mode, would be
-// removed in dry-run, with the evidence that decided it.
+// removed in dry-run, with the evidence that decided it. It is a view
+// that Outcome.Removed assembles from a scope's Removed and Stamps; no
+// run stores one per file.
 type Removed struct {
-	Scope     skill.Scope
-	Path      string
-	SizeBytes uint64
-	Reason    skill.Reason
+	// Decision is the engine's verdict: Path, SizeBytes, Reason and the
+	// evidence (MtimeAge for age, Rank for count, Cumulative for size).
+	skill.Decision
+	Scope skill.Scope
 	// Timestamp is the epoch second the file was judged by, and Source
 	// where it came from (metadata, run or mtime).
 	Timestamp int64
 	Source    scan.TimestampSource
-	// Decision is the engine's verdict with its evidence (MtimeAge for
-	// age, Rank for count, Cumulative for size).
-	Decision skill.Decision
+}
+
+// Stamp is the timestamp a removed file was judged by, and its source.
+type Stamp struct {
+	Timestamp int64
+	Source    scan.TimestampSource
 }
 
 // Protected counts the files a scope kept because a rule protects them,
@@ -48,8 +55,16 @@ type Sources struct{ Metadata, Run, Mtime int }
 
 // ScopeOutcome is one scope's judgement and what it kept.
 type ScopeOutcome struct {
-	Scope  skill.Scope
+	Scope skill.Scope
+	// Result is the engine's judgement without its Removed list, which
+	// moves to Removed below (one copy per run, not two).
 	Result skill.Result
+	// Removed is what the scope removed (would remove in a dry-run), in
+	// path order: the engine's decisions, narrowed in force mode to the
+	// files actually deleted. Stamps[i] is the timestamp Removed[i] was
+	// judged by.
+	Removed []skill.Decision
+	Stamps  []Stamp
 	// Kept and KeptBytes are keptSummary: every regular file of the scope
 	// that was not removed (protected, unjudgeable and changed files
 	// included).
@@ -107,12 +122,47 @@ type Warning struct {
 
 // Outcome is the whole run, in the orders of SPEC Part B.
 type Outcome struct {
-	Mode     Mode
+	Mode Mode
+	// Scopes hold the removals, each scope's in path order; Removed
+	// merges them into removed[].
 	Scopes   []ScopeOutcome
-	Removed  []Removed // sorted by path
 	Warnings []Warning // in WarningKind order, then scope, then path
 	// Errors is sorted by path, then operation; the report words them.
 	Errors []*fserr.Error
+}
+
+// RemovedCount is the number of entries of removed[].
+func (o Outcome) RemovedCount() int {
+	n := 0
+	for _, s := range o.Scopes {
+		n += len(s.Removed)
+	}
+	return n
+}
+
+// Removed returns removed[] in path order (byte order): the scopes'
+// removals, each already in path order, merged as they are read.
+func (o Outcome) Removed() iter.Seq[Removed] {
+	return func(yield func(Removed) bool) {
+		next := make([]int, len(o.Scopes)) // per scope: its first removal not yet yielded
+		for {
+			best := -1
+			for i := range o.Scopes {
+				if next[i] < len(o.Scopes[i].Removed) &&
+					(best < 0 || o.Scopes[i].Removed[next[i]].Path < o.Scopes[best].Removed[next[best]].Path) {
+					best = i
+				}
+			}
+			if best < 0 {
+				return
+			}
+			s, k := &o.Scopes[best], next[best]
+			next[best]++
+			if !yield(Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}) {
+				return
+			}
+		}
+	}
 }
 
 // Verdict is what river gc decided for one path (--explain).

@@ -17,7 +17,7 @@ const maxSize = skill.MaxSafe
 type scopeScan struct {
 	input     skill.Input
 	files     []scan.File // every regular file found, judged or not, in path order
-	tracked   []scan.File // protected as tracked; never handed to the engine
+	tracked   int         // files protected as tracked; never handed to the engine
 	sources   Sources
 	leftovers []string
 	errs      []*fserr.Error
@@ -41,6 +41,10 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 			cfg.OnNote(scope, n)
 		}
 	}
+	// The scan's own slice is filtered in place: a second slice of
+	// records would cost 96 bytes per file.
+	sc.files = res.Files[:0]
+	sc.input.Paths = make([]skill.Entry, 0, len(res.Files)) // one allocation, not a growth series
 	for _, f := range res.Files {
 		if cfg.OnFile != nil {
 			cfg.OnFile(scope, f)
@@ -60,7 +64,7 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 			sc.sources.Mtime++
 		}
 		if isTracked(cfg, f.Path) {
-			sc.tracked = append(sc.tracked, f)
+			sc.tracked++
 			continue
 		}
 		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})

@@ -38,22 +38,22 @@ func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rend
 			HumanBytes(rm.bytes.String()), strconv.Itoa(s.Protected.HardGuarded), strconv.Itoa(s.Protected.Excluded),
 			strconv.Itoa(s.Protected.Tracked))
 	}
-	if len(o.Removed) > 0 {
+	if t.files > 0 {
 		listKey := "gc-removed-list"
 		if o.Mode == gc.DryRun {
 			listKey = "gc-would-remove"
 		}
-		b.WriteString("\n" + mdText(p.Sprintf(listKey, strconv.Itoa(len(o.Removed)))) + "\n\n")
+		b.WriteString("\n" + mdText(p.Sprintf(listKey, strconv.Itoa(t.files))) + "\n\n")
 		mdRow(b, p.Sprintf("gc-col-path"), p.Sprintf("gc-col-reason"), p.Sprintf("gc-size"), p.Sprintf("gc-col-age"),
 			p.Sprintf("gc-col-timestamp"), p.Sprintf("gc-col-source"))
 		b.WriteString("|---|---|--:|--:|---|---|\n")
-		shown := min(len(o.Removed), MarkdownRemovals)
-		for _, rm := range o.Removed[:shown] {
+		shown := min(t.files, MarkdownRemovals)
+		for rm := range firstRemovals(o, shown) {
 			c := removalCells(rm, now)
 			mdRow(b, "`"+mdCode(rm.Path)+"`", c[0], c[1], c[2], c[3], c[4])
 		}
-		if shown < len(o.Removed) {
-			b.WriteString("\n" + mdText(p.Sprintf("gc-md-more", strconv.Itoa(len(o.Removed)-shown))) + "\n")
+		if shown < t.files {
+			b.WriteString("\n" + mdText(p.Sprintf("gc-md-more", strconv.Itoa(t.files-shown))) + "\n")
 		}
 	}
 	var warns []string

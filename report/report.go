@@ -25,178 +25,219 @@ import (
 // protected and sources, removed[] stays path/sizeBytes/reason and a
 // parallel evidence[] (same order) carries what decided each removal, and
 // warnings[] precedes errors[]. Messages are English, so they are stable.
+//
+// The layout is json.Indent(…, "", "  ")'s, written as the document is
+// built (no compact form, no second pass over the bytes), in blocks, so a
+// result with hundreds of thousands of removals is never held in memory.
 func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
-	in := &indenter{w: w}
-	// spill hands the compact bytes built so far to the indenter.
-	spill := func(b []byte) []byte {
-		if len(b) < 32<<10 {
-			return b
-		}
-		in.write(b)
-		return b[:0]
+	j := &layout{w: w}
+	j.begin('{')
+	j.key("version")
+	j.lit(`"1"`)
+	j.key("mode")
+	j.str(string(o.Mode))
+	j.key("scopes")
+	j.begin('[')
+	for _, s := range o.Scopes {
+		j.item()
+		j.str(string(s.Scope))
 	}
-	b := []byte(`{"version":"1","mode":"` + string(o.Mode) + `","scopes":[`)
-	for i, s := range o.Scopes {
-		b = comma(b, i)
-		b = render.AppendString(b, string(s.Scope))
+	j.end(']')
+	j.key("retention")
+	j.begin('{')
+	j.key("days")
+	j.lit(r.Days.Literal)
+	j.key("maxEntries")
+	j.lit(r.MaxEntries.Literal)
+	j.key("maxSizeMb")
+	j.lit(r.MaxSizeMb.Literal)
+	j.end('}')
+	j.key("removed")
+	j.begin('[')
+	for rm := range o.Removed() {
+		j.item()
+		j.begin('{')
+		j.key("path")
+		j.str(rm.Path)
+		j.key("sizeBytes")
+		j.b = strconv.AppendUint(j.b, rm.SizeBytes, 10)
+		j.key("reason")
+		j.str(string(rm.Reason))
+		j.end('}')
+		j.spill()
 	}
-	b = append(b, `],"retention":{"days":`+r.Days.Literal+`,"maxEntries":`+r.MaxEntries.Literal+
-		`,"maxSizeMb":`+r.MaxSizeMb.Literal+`},"removed":[`...)
-	for i, rm := range o.Removed {
-		b = comma(b, i)
-		b = append(b, `{"path":`...)
-		b = render.AppendString(b, rm.Path)
-		b = append(b, `,"sizeBytes":`...)
-		b = strconv.AppendUint(b, rm.SizeBytes, 10)
-		b = append(b, `,"reason":"`+string(rm.Reason)+`"}`...)
-		b = spill(b)
+	j.end(']')
+	j.key("keptSummary")
+	j.begin('{')
+	for _, s := range o.Scopes {
+		j.key(string(s.Scope))
+		j.begin('{')
+		j.key("count")
+		j.b = strconv.AppendInt(j.b, int64(s.Kept), 10)
+		j.key("sizeBytes")
+		j.lit(s.KeptBytes.String())
+		j.key("protected")
+		j.begin('{')
+		j.key("hardGuarded")
+		j.b = strconv.AppendInt(j.b, int64(s.Protected.HardGuarded), 10)
+		j.key("excluded")
+		j.b = strconv.AppendInt(j.b, int64(s.Protected.Excluded), 10)
+		j.key("tracked")
+		j.b = strconv.AppendInt(j.b, int64(s.Protected.Tracked), 10)
+		j.end('}')
+		j.key("sources")
+		j.begin('{')
+		j.key("metadata")
+		j.b = strconv.AppendInt(j.b, int64(s.Sources.Metadata), 10)
+		j.key("run")
+		j.b = strconv.AppendInt(j.b, int64(s.Sources.Run), 10)
+		j.key("mtime")
+		j.b = strconv.AppendInt(j.b, int64(s.Sources.Mtime), 10)
+		j.end('}')
+		j.end('}')
 	}
-	b = append(b, `],"keptSummary":{`...)
-	for i, s := range o.Scopes {
-		b = comma(b, i)
-		b = render.AppendString(b, string(s.Scope))
-		b = append(b, `:{"count":`+strconv.Itoa(s.Kept)+`,"sizeBytes":`+s.KeptBytes.String()...)
-		b = append(b, `,"protected":{"hardGuarded":`+strconv.Itoa(s.Protected.HardGuarded)+
-			`,"excluded":`+strconv.Itoa(s.Protected.Excluded)+`,"tracked":`+strconv.Itoa(s.Protected.Tracked)+`}`...)
-		b = append(b, `,"sources":{"metadata":`+strconv.Itoa(s.Sources.Metadata)+
-			`,"run":`+strconv.Itoa(s.Sources.Run)+`,"mtime":`+strconv.Itoa(s.Sources.Mtime)+`}}`...)
-	}
-	b = append(b, `},"evidence":[`...)
-	for i, rm := range o.Removed {
-		b = comma(b, i)
-		b = append(b, `{"path":`...)
-		b = render.AppendString(b, rm.Path)
-		b = append(b, `,"scope":"`+string(rm.Scope)+`","reason":"`+string(rm.Reason)+`"`...)
+	j.end('}')
+	j.key("evidence")
+	j.begin('[')
+	for rm := range o.Removed() {
+		j.item()
+		j.begin('{')
+		j.key("path")
+		j.str(rm.Path)
+		j.key("scope")
+		j.str(string(rm.Scope))
+		j.key("reason")
+		j.str(string(rm.Reason))
 		switch rm.Reason {
 		case skill.ReasonAge:
-			b = append(b, `,"ageDays":`...)
-			b = strconv.AppendInt(b, rm.Decision.MtimeAge, 10)
+			j.key("ageDays")
+			j.b = strconv.AppendInt(j.b, rm.MtimeAge, 10)
 		case skill.ReasonCount:
-			b = append(b, `,"rank":`...)
-			b = strconv.AppendInt(b, int64(rm.Decision.Rank), 10)
+			j.key("rank")
+			j.b = strconv.AppendInt(j.b, int64(rm.Rank), 10)
 		case skill.ReasonSize:
-			b = append(b, `,"cumulativeBytes":`+rm.Decision.Cumulative.String()...)
+			j.key("cumulativeBytes")
+			j.lit(rm.Cumulative.String())
 		}
-		b = append(b, `,"timestamp":`...)
-		b = strconv.AppendInt(b, rm.Timestamp, 10)
-		b = append(b, `,"timestampSource":"`+string(rm.Source)+`"}`...)
-		b = spill(b)
+		j.key("timestamp")
+		j.b = strconv.AppendInt(j.b, rm.Timestamp, 10)
+		j.key("timestampSource")
+		j.str(string(rm.Source))
+		j.end('}')
+		j.spill()
 	}
-	b = append(b, `],"warnings":[`...)
-	for i, wa := range o.Warnings {
-		b = comma(b, i)
-		b = append(b, `{"kind":"`+string(wa.Kind)+`"`...)
+	j.end(']')
+	j.key("warnings")
+	j.begin('[')
+	for _, wa := range o.Warnings {
+		j.item()
+		j.begin('{')
+		j.key("kind")
+		j.str(string(wa.Kind))
 		if wa.Scope != "" {
-			b = append(b, `,"scope":"`+string(wa.Scope)+`"`...)
+			j.key("scope")
+			j.str(string(wa.Scope))
 		}
 		if wa.Path != "" {
-			b = append(b, `,"path":`...)
-			b = render.AppendString(b, wa.Path)
+			j.key("path")
+			j.str(wa.Path)
 		}
-		b = append(b, `,"message":`...)
-		b = render.AppendString(b, WarningText(wa, render.English))
-		b = append(b, '}')
+		j.key("message")
+		j.str(WarningText(wa, render.English))
+		j.end('}')
 	}
-	b = append(b, `],"errors":[`...)
-	for i, e := range o.Errors {
-		b = comma(b, i)
-		b = append(b, `{"path":`...)
-		b = render.AppendString(b, e.Path)
-		b = append(b, `,"message":`...)
-		b = render.AppendString(b, ErrorText(e, render.English))
-		b = append(b, '}')
+	j.end(']')
+	j.key("errors")
+	j.begin('[')
+	for _, e := range o.Errors {
+		j.item()
+		j.begin('{')
+		j.key("path")
+		j.str(e.Path)
+		j.key("message")
+		j.str(ErrorText(e, render.English))
+		j.end('}')
+		j.spill()
 	}
-	b = append(b, "]}"...)
-	in.write(append(b, '\n'))
-	return in.flush()
+	j.end(']')
+	j.end('}')
+	j.b = append(j.b, '\n')
+	return j.flush()
 }
 
-// indenter lays out compact JSON that this package built (so it is valid
-// and its strings are escaped) exactly as json.Indent(dst, src, "", "  ")
-// would, streaming: the JSON is fed in chunks and written out in blocks,
-// so a result with hundreds of thousands of removals is never held twice,
-// and there is no second validating pass.
-type indenter struct {
-	w                 io.Writer
-	out               []byte
-	depth             int
-	inString, escaped bool
-	opened            bool // after '{' or '[': empty, or a newline is due
-	err               error
+// layout writes JSON laid out as json.Indent(dst, src, "", "  ") lays
+// out its compact form: a member or element on its own line, two spaces
+// per level, ": " after a key, and an empty object or array as {} or [].
+type layout struct {
+	w     io.Writer
+	b     []byte
+	depth int
+	first bool // nothing written yet in the innermost object or array
+	err   error
 }
 
-// write lays out the next chunk.
-func (in *indenter) write(src []byte) {
-	for _, c := range src {
-		if in.opened {
-			in.opened = false
-			if c == '}' || c == ']' {
-				in.out = append(in.out, c)
-				continue
-			}
-			in.depth++
-			in.newline()
-		}
-		if in.inString {
-			in.out = append(in.out, c)
-			switch {
-			case in.escaped:
-				in.escaped = false
-			case c == '\\':
-				in.escaped = true
-			case c == '"':
-				in.inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			in.inString = true
-			in.out = append(in.out, c)
-		case '{', '[':
-			in.out = append(in.out, c)
-			in.opened = true
-		case '}', ']':
-			in.depth--
-			in.newline()
-			in.out = append(in.out, c)
-		case ',':
-			in.out = append(in.out, c)
-			in.newline()
-		case ':':
-			in.out = append(in.out, c, ' ')
-		default:
-			in.out = append(in.out, c)
-		}
+// begin opens an object or array.
+func (j *layout) begin(c byte) {
+	j.b = append(j.b, c)
+	j.depth++
+	j.first = true
+}
+
+// end closes it: on its own line unless it is empty.
+func (j *layout) end(c byte) {
+	j.depth--
+	if !j.first {
+		j.newline()
 	}
-	if len(in.out) >= 64<<10 {
-		in.flush()
+	j.b = append(j.b, c)
+	j.first = false
+}
+
+// item starts the next element of an array (or member of an object).
+func (j *layout) item() {
+	if !j.first {
+		j.b = append(j.b, ',')
+	}
+	j.first = false
+	j.newline()
+}
+
+// key starts an object member; k needs no escaping (field names and
+// scope names), as render.AppendString would leave it unchanged.
+func (j *layout) key(k string) {
+	j.item()
+	j.b = append(j.b, '"')
+	j.b = append(j.b, k...)
+	j.b = append(j.b, '"', ':', ' ')
+}
+
+// str writes a JSON string, escaped as everywhere in plangate-gc.
+func (j *layout) str(s string) { j.b = render.AppendString(j.b, s) }
+
+// lit writes a literal (a number, or a string already quoted).
+func (j *layout) lit(s string) { j.b = append(j.b, s...) }
+
+func (j *layout) newline() {
+	j.b = append(j.b, '\n')
+	for range j.depth {
+		j.b = append(j.b, ' ', ' ')
 	}
 }
 
-func (in *indenter) newline() {
-	in.out = append(in.out, '\n')
-	for range in.depth {
-		in.out = append(in.out, ' ', ' ')
+// spill writes the layout built so far once it fills a block.
+func (j *layout) spill() {
+	if len(j.b) >= 64<<10 {
+		j.flush()
 	}
 }
 
 // flush writes what is laid out so far; the first error sticks.
-func (in *indenter) flush() error {
-	if in.err == nil && len(in.out) > 0 {
-		_, in.err = in.w.Write(in.out)
+func (j *layout) flush() error {
+	if j.err == nil && len(j.b) > 0 {
+		_, j.err = j.w.Write(j.b)
 	}
-	in.out = in.out[:0]
-	return in.err
-}
-
-// indent lays out a whole document at once (for tests and small results).
-func indent(dst, src []byte) []byte {
-	var b bytes.Buffer
-	in := &indenter{w: &b}
-	in.write(src)
-	in.flush()
-	return append(dst, b.Bytes()...)
+	j.b = j.b[:0]
+	return j.err
 }
 
 // Errors writes river gc's errors[] for stderr, one per line, in lang.
@@ -266,10 +307,3 @@ func HumanBytes(digits string) string {
 type printer struct{ lang render.Lang }
 
 func (p printer) Sprintf(key string, args ...any) string { return render.Message(p.lang, key, args...) }
-
-func comma(b []byte, i int) []byte {
-	if i > 0 {
-		b = append(b, ',')
-	}
-	return b
-}

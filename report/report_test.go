@@ -41,11 +41,12 @@ func retention(t testing.TB) skill.Retention {
 // outcome has n age removals in scope tmp, one per day of age.
 func outcome(n int) gc.Outcome {
 	o := gc.Outcome{Mode: gc.DryRun, Scopes: []gc.ScopeOutcome{{Scope: skill.ScopeTmp}}}
+	s := &o.Scopes[0]
 	for i := range n {
 		ts := int64(now - (100+i%1000)*86400)
-		o.Removed = append(o.Removed, gc.Removed{Scope: skill.ScopeTmp, Path: fmt.Sprintf(".river/tmp/f%07d", i),
-			SizeBytes: uint64(i), Reason: skill.ReasonAge, Timestamp: ts, Source: scan.SourceMtime,
-			Decision: skill.Decision{Reason: skill.ReasonAge, MtimeAge: int64(100 + i%1000)}})
+		s.Removed = append(s.Removed, skill.Decision{Path: fmt.Sprintf(".river/tmp/f%07d", i), SizeBytes: uint64(i),
+			Reason: skill.ReasonAge, MtimeAge: int64(100 + i%1000)})
+		s.Stamps = append(s.Stamps, gc.Stamp{Timestamp: ts, Source: scan.SourceMtime})
 	}
 	return o
 }
@@ -86,8 +87,8 @@ func TestSummaryTruncatesOnATerminalOnly(t *testing.T) {
 // display column, in Japanese too (wide headers).
 func TestRemovalColumnsAlign(t *testing.T) {
 	o := outcome(3)
-	o.Removed[1].SizeBytes = 5 << 30
-	o.Removed[2].Source = scan.SourceMetadata
+	o.Scopes[0].Removed[1].SizeBytes = 5 << 30
+	o.Scopes[0].Stamps[2].Source = scan.SourceMetadata
 	for _, lang := range []render.Lang{render.English, render.Japanese} {
 		s := summary(t, o, lang, Options{})
 		col := -1
@@ -121,7 +122,7 @@ func TestMarkdownCapsRemovals(t *testing.T) {
 
 func TestMarkdownEscapesPaths(t *testing.T) {
 	o := outcome(1)
-	o.Removed[0].Path = ".river/tmp/a|b`c"
+	o.Scopes[0].Removed[0].Path = ".river/tmp/a|b`c"
 	var b bytes.Buffer
 	if err := Markdown(&b, o, retention(t), now, render.English); err != nil {
 		t.Fatal(err)
@@ -177,8 +178,9 @@ func TestEveryWarningKindIsWorded(t *testing.T) {
 
 func TestGCJSONEvidence(t *testing.T) {
 	o := outcome(1)
-	o.Removed = append(o.Removed, gc.Removed{Scope: skill.ScopeTmp, Path: ".river/tmp/z", Reason: skill.ReasonCount,
-		Timestamp: now, Source: scan.SourceRun, Decision: skill.Decision{Rank: 1001}})
+	s := &o.Scopes[0]
+	s.Removed = append(s.Removed, skill.Decision{Path: ".river/tmp/z", Reason: skill.ReasonCount, Rank: 1001})
+	s.Stamps = append(s.Stamps, gc.Stamp{Timestamp: now, Source: scan.SourceRun})
 	var b bytes.Buffer
 	if err := GCJSON(&b, o, retention(t)); err != nil {
 		t.Fatal(err)
@@ -214,39 +216,52 @@ func BenchmarkSummary2k(b *testing.B) {
 	}
 }
 
-// TestIndentMatchesEncodingJSON: the hand-rolled layout is byte for byte
-// json.Indent's, on nested, empty and escape-laden documents.
-func TestIndentMatchesEncodingJSON(t *testing.T) {
-	for _, src := range []string{
-		`{}`, `[]`, `{"a":[],"b":{},"c":[1,2,{"d":"e"}]}`,
-		`{"p":"a\"b\\c,{}[]:","q":[{"r":"\u2028"},{"s":null,"t":true}],"u":-1.5e3}`,
-		`{"version":"1","removed":[{"path":"x","sizeBytes":1,"reason":"age"}],"errors":[]}`,
-	} {
-		var want bytes.Buffer
-		if err := json.Indent(&want, []byte(src), "", "  "); err != nil {
+// TestGCJSONLayoutIsJSONIndent: GCJSON lays its document out byte for
+// byte as json.Indent(…, "", "  ") lays out the compact form, for empty
+// and full outcomes with every evidence kind, warnings, errors and
+// escape-laden paths; removed[] and evidence[] merge the scopes by path.
+func TestGCJSONLayoutIsJSONIndent(t *testing.T) {
+	full := outcome(3)
+	full.Scopes[0].Removed[0].Path = ".river/tmp/a\"b\\c,{}[]:\u2028\x01"
+	full.Scopes[0].Removed[1].Reason, full.Scopes[0].Removed[1].Rank = skill.ReasonCount, 7
+	full.Scopes[0].Removed[2].Reason, full.Scopes[0].Removed[2].Cumulative = skill.ReasonSize, skill.Bytes{}.Add(1<<53)
+	full.Scopes = append([]gc.ScopeOutcome{{Scope: skill.ScopeMemory, Kept: 2, KeptBytes: skill.Bytes{}.Add(9),
+		Removed: []skill.Decision{{Path: ".river/memory/m", SizeBytes: 1, Reason: skill.ReasonAge, MtimeAge: 61}},
+		Stamps:  []gc.Stamp{{Timestamp: now - 61*86400, Source: scan.SourceMetadata}}}}, full.Scopes...)
+	full.Scopes = append(full.Scopes, gc.ScopeOutcome{Scope: skill.ScopeEvals,
+		Removed: []skill.Decision{{Path: "artifacts/evals/e", Reason: skill.ReasonAge}}, Stamps: []gc.Stamp{{Source: scan.SourceRun}}})
+	full.Warnings = []gc.Warning{{Kind: gc.WarnAggressive, Scope: skill.ScopeTmp, N: 3, Total: 3},
+		{Kind: gc.WarnUnusedExclude, Path: "a/**"}}
+	full.Errors = []*fserr.Error{fserr.New(fserr.OpStat, ".river/tmp/x", fserr.ErrTooLarge)}
+	for name, o := range map[string]gc.Outcome{"empty": {Mode: gc.DryRun}, "no removals": {Mode: gc.Force,
+		Scopes: []gc.ScopeOutcome{{Scope: skill.ScopeTmp}}}, "full": full} {
+		var got, compact, want bytes.Buffer
+		if err := GCJSON(&got, o, retention(t)); err != nil {
 			t.Fatal(err)
 		}
-		if got := indent(nil, []byte(src)); string(got) != want.String() {
-			t.Errorf("indent(%s) =\n%s\nwant\n%s", src, got, want.String())
+		if err := json.Compact(&compact, got.Bytes()); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, got.String())
 		}
-	}
-}
-
-// TestIndenterAcrossChunks: fed in two chunks split anywhere (inside a
-// string, between '{' and '}', after a backslash), the layout is the same.
-func TestIndenterAcrossChunks(t *testing.T) {
-	src := []byte(`{"a":[],"b":{},"p":"x\"y\\z,{}","c":[1,{"d":"e"}]}`)
-	want := indent(nil, src)
-	for cut := 0; cut <= len(src); cut++ {
-		var b bytes.Buffer
-		in := &indenter{w: &b}
-		in.write(src[:cut])
-		in.write(src[cut:])
-		if err := in.flush(); err != nil {
+		if err := json.Indent(&want, compact.Bytes(), "", "  "); err != nil {
 			t.Fatal(err)
 		}
-		if b.String() != string(want) {
-			t.Errorf("cut at %d:\n%s\nwant\n%s", cut, b.String(), want)
+		want.WriteByte('\n')
+		if got.String() != want.String() {
+			t.Errorf("%s:\n%s\nwant\n%s", name, got.String(), want.String())
+		}
+		var doc struct {
+			Removed []struct{ Path string }
+		}
+		if err := json.Unmarshal(got.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1; i < len(doc.Removed); i++ {
+			if doc.Removed[i-1].Path >= doc.Removed[i].Path {
+				t.Errorf("%s: removed[] out of path order at %d: %q", name, i, doc.Removed)
+			}
+		}
+		if name == "full" && len(doc.Removed) != 5 {
+			t.Errorf("full: %d removals, want 5", len(doc.Removed))
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"time"
 
@@ -38,11 +39,14 @@ type scopeTotal struct {
 
 func sum(o gc.Outcome) totals {
 	t := totals{byScope: map[skill.Scope]scopeTotal{}}
-	for _, rm := range o.Removed {
-		t.files++
-		t.bytes = t.bytes.Add(rm.SizeBytes)
-		st := t.byScope[rm.Scope]
-		t.byScope[rm.Scope] = scopeTotal{st.files + 1, st.bytes.Add(rm.SizeBytes)}
+	for _, s := range o.Scopes {
+		st := t.byScope[s.Scope]
+		for _, d := range s.Removed {
+			t.files++
+			t.bytes = t.bytes.Add(d.SizeBytes)
+			st = scopeTotal{st.files + 1, st.bytes.Add(d.SizeBytes)}
+		}
+		t.byScope[s.Scope] = st
 	}
 	return t
 }
@@ -75,19 +79,19 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		row(string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()),
 			strconv.Itoa(rm.files), HumanBytes(rm.bytes.String()), strconv.Itoa(pr))
 	}
-	if len(o.Removed) > 0 {
+	if t.files > 0 {
 		listKey := "gc-removed-list"
 		if o.Mode == gc.DryRun {
 			listKey = "gc-would-remove"
 		}
-		b.WriteString(p.Sprintf(listKey, strconv.Itoa(len(o.Removed))) + "\n")
-		shown := len(o.Removed)
+		b.WriteString(p.Sprintf(listKey, strconv.Itoa(t.files)) + "\n")
+		shown := t.files
 		if opt.Terminal && !opt.Verbose {
 			shown = min(shown, TerminalRemovals)
 		}
-		writeRemovals(b, p, o.Removed[:shown], now)
-		if shown < len(o.Removed) {
-			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(len(o.Removed)-shown)) + "\n")
+		writeRemovals(b, p, firstRemovals(o, shown), now)
+		if shown < t.files {
+			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(t.files-shown)) + "\n")
 		}
 	}
 	for _, wa := range o.Warnings {
@@ -114,14 +118,14 @@ func removalCells(rm gc.Removed, now int64) [5]string {
 
 // writeRemovals writes the removals under a header, each column as wide
 // as its widest cell (one pass to measure, one to write).
-func writeRemovals(b *bufio.Writer, p printer, rms []gc.Removed, now int64) {
+func writeRemovals(b *bufio.Writer, p printer, rms iter.Seq[gc.Removed], now int64) {
 	head := [5]string{p.Sprintf("gc-col-reason"), p.Sprintf("gc-size"), p.Sprintf("gc-col-age"),
 		p.Sprintf("gc-col-timestamp"), p.Sprintf("gc-col-source")}
 	var w [5]int
 	for i, h := range head {
 		w[i] = cols(h)
 	}
-	for _, rm := range rms {
+	for rm := range rms {
 		for i, c := range removalCells(rm, now) {
 			w[i] = max(w[i], cols(c))
 		}
@@ -134,8 +138,26 @@ func writeRemovals(b *bufio.Writer, p printer, rms []gc.Removed, now int64) {
 		b.WriteString(path + "\n")
 	}
 	line(head, p.Sprintf("gc-col-path"))
-	for _, rm := range rms {
+	for rm := range rms {
 		line(removalCells(rm, now), displayPath(rm.Path))
+	}
+}
+
+// firstRemovals is the first n entries of removed[].
+func firstRemovals(o gc.Outcome, n int) iter.Seq[gc.Removed] {
+	return func(yield func(gc.Removed) bool) {
+		if n <= 0 {
+			return
+		}
+		i := 0
+		for rm := range o.Removed() {
+			if !yield(rm) {
+				return
+			}
+			if i++; i == n {
+				return
+			}
+		}
 	}
 }
 

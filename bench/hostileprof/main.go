@@ -66,7 +66,7 @@ func profile(dir string, k int, pattern, cpu, mem string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%d excludes: %v, removed %d\n", k, time.Since(start), len(out.Removed))
+	fmt.Printf("%d excludes: %v, removed %d\n", k, time.Since(start), out.RemovedCount())
 	if mem != "" {
 		f, err := os.Create(mem)
 		if err != nil {

@@ -165,7 +165,7 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 	}
 	lang := render.Lang(c.Lang)
 	if c.Debug {
-		for _, rm := range out.Removed {
+		for rm := range out.Removed() {
 			fmt.Fprintf(stderr, "debug: %s: %s\n", rm.Path, removalEvidence(rm))
 		}
 	}
