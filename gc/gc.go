@@ -135,7 +135,7 @@ func judge(cfg Config) (judgement, error) {
 	j := judgement{out: Outcome{Mode: cfg.Mode}, files: map[string]fileVerdict{}}
 	guards, warnings := singleSources(cfg.Root, cfg.Scopes)
 	j.out.Warnings = warnings
-	var all []string // every judged path, for unused excludes
+	excludes := newExcludeUse(cfg.Excludes)
 	total := 0
 	for _, scope := range cfg.Scopes {
 		sc := scanScope(cfg, scope, guards)
@@ -173,17 +173,13 @@ func judge(cfg Config) (judgement, error) {
 		j.leftovers = append(j.leftovers, sc.leftovers...)
 		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
 		j.out.Scopes = append(j.out.Scopes, so)
-		for _, e := range sc.input.Paths {
-			if len(cfg.Excludes) > 0 {
-				all = append(all, norm.NFC.String(e.Path))
-			}
-		}
+		excludes.see(sc.input.Paths)
 		total += len(sc.files)
 		if cfg.Scanned != nil {
 			cfg.Scanned(total)
 		}
 	}
-	j.out.Warnings = append(j.out.Warnings, unusedExcludes(cfg.Excludes, all)...)
+	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
 		j.out.Warnings = append(j.out.Warnings, Warning{Kind: WarnLeftover, Path: slices.Min(j.leftovers), N: n})
 	}

@@ -77,8 +77,13 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 // Warnings about guards are dropped: river gc supplied those guards itself.
 func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning {
 	var ws []Warning
-	if first, n := unjudgeable(scope, sc.input.Paths); n > 0 {
-		ws = append(ws, Warning{Kind: WarnUnjudgeableName, Scope: scope, Path: first, N: n})
+	// An evaluated result counts these same files as out of scope (scanned
+	// paths are distinct, and a file has no children to make the engine
+	// take it for a directory), so a count of zero spares the second pass.
+	if !res.Evaluated || res.Counts.OutOfScope > 0 {
+		if first, n := unjudgeable(scope, sc.input.Paths); n > 0 {
+			ws = append(ws, Warning{Kind: WarnUnjudgeableName, Scope: scope, Path: first, N: n})
+		}
 	}
 	for _, w := range res.Warnings {
 		switch w.Kind {

@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/plangate-gc/plangate-gc/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -127,17 +129,23 @@ func fdPath(fd int) (string, error) {
 // (patterns × paths); beyond it the check is skipped rather than slow.
 const unusedExcludeBudget = 50_000_000
 
-// unusedExcludes names each --exclude pattern that matches none of the
-// judged paths (itself or through a parent directory), so that a typo
-// such as 'artifacts/keep/**' for a tree without that directory does not
-// pass unnoticed. Negated patterns re-include and are not checked.
-func unusedExcludes(patterns, paths []string) []Warning {
-	uniq := slices.Compact(slices.Sorted(slices.Values(patterns)))
-	if len(uniq)*len(paths) > unusedExcludeBudget {
-		return nil
-	}
-	var ws []Warning
-	for _, p := range uniq {
+// excludeUse finds the --exclude patterns that match none of the judged
+// paths (itself or through a parent directory), so that a typo such as
+// 'artifacts/keep/**' for a tree without that directory does not pass
+// unnoticed. Negated patterns re-include and are not checked. It sees
+// one scope at a time, so no list of every path of the run is kept.
+type excludeUse struct {
+	uniq    []string // the distinct patterns, sorted
+	unused  []int    // indexes into uniq still matching nothing
+	match   []*gitignore.Session
+	paths   int  // paths seen so far
+	skipped bool // the budget was exceeded: no warnings at all
+}
+
+func newExcludeUse(patterns []string) *excludeUse {
+	u := &excludeUse{uniq: slices.Compact(slices.Sorted(slices.Values(patterns)))}
+	u.match = make([]*gitignore.Session, len(u.uniq))
+	for i, p := range u.uniq {
 		if strings.HasPrefix(p, "!") {
 			continue
 		}
@@ -145,10 +153,35 @@ func unusedExcludes(patterns, paths []string) []Warning {
 		if err != nil {
 			continue // validated by the caller already
 		}
-		s := m.Session()
-		if !slices.ContainsFunc(paths, s.Match) {
-			ws = append(ws, Warning{Kind: WarnUnusedExclude, Path: p})
-		}
+		u.match[i] = m.Session()
+		u.unused = append(u.unused, i)
+	}
+	return u
+}
+
+// see checks the still unused patterns against one scope's entries. Once
+// patterns × paths of the run exceed unusedExcludeBudget the check is
+// given up (rather than slow) and warns about nothing.
+func (u *excludeUse) see(entries []skill.Entry) {
+	u.paths += len(entries)
+	if u.skipped = u.skipped || len(u.uniq)*u.paths > unusedExcludeBudget; u.skipped || len(u.unused) == 0 {
+		return
+	}
+	nfc := make([]string, len(entries))
+	for i, e := range entries {
+		nfc[i] = norm.NFC.String(e.Path)
+	}
+	u.unused = slices.DeleteFunc(u.unused, func(i int) bool { return slices.ContainsFunc(nfc, u.match[i].Match) })
+}
+
+// warnings names the patterns that matched nothing, in byte order.
+func (u *excludeUse) warnings() []Warning {
+	if u.skipped {
+		return nil
+	}
+	var ws []Warning
+	for _, i := range u.unused {
+		ws = append(ws, Warning{Kind: WarnUnusedExclude, Path: u.uniq[i]})
 	}
 	return ws
 }

@@ -59,8 +59,11 @@ type judgement struct {
 	excludes *gitignore.Session
 	res      Result
 
-	aged       []Decision // age removals, by path
-	survivors  []*Entry   // usable mtime, not aged, by path: count and size apply
+	// aged and survivors index in.Paths (4 bytes an entry, nothing for
+	// the collector to scan): the age removals, and the entries with a
+	// usable mtime that are not aged (count and size apply), by path.
+	aged       []int32
+	survivors  []int32
 	guardExcl  []string
 	guardAge   []string
 	unguarded  []string
@@ -180,7 +183,7 @@ func (j *judgement) keep(size uint64) {
 
 // classify applies steps 4–9 to unique in-scope files (sorted by path).
 func (j *judgement) classify(files []int32) {
-	j.survivors = make([]*Entry, 0, len(files))
+	j.survivors = make([]int32, 0, len(files))
 	for _, idx := range files {
 		e := &j.in.Paths[idx]
 		nfc := norm.NFC.String(e.Path)
@@ -214,10 +217,9 @@ func (j *judgement) classify(files []int32) {
 			j.keep(e.SizeBytes)
 		case j.pol.aged(e.Mtime):
 			j.res.Counts.Remove++
-			j.aged = append(j.aged, Decision{Path: e.Path, SizeBytes: e.SizeBytes,
-				Reason: ReasonAge, MtimeAge: j.pol.mtimeAge(e.Mtime)})
+			j.aged = append(j.aged, idx)
 		default:
-			j.survivors = append(j.survivors, e)
+			j.survivors = append(j.survivors, idx)
 		}
 	}
 	j.res.Removed = j.applyCountAndSize(j.aged)
@@ -228,7 +230,8 @@ func (j *judgement) classify(files []int32) {
 // size exceeds the limit, for size. It returns those decisions merged with
 // the age removals (also by path) into one list by path, built once: at a
 // million entries an intermediate list would be tens of megabytes.
-func (j *judgement) applyCountAndSize(aged []Decision) []Decision {
+func (j *judgement) applyCountAndSize(aged []int32) []Decision {
+	entries := j.in.Paths
 	// Survivors arrive in path order, so (mtime DESC, path DESC) is
 	// (mtime DESC, survivor index DESC): a total order on small keys.
 	n := len(j.survivors)
@@ -237,7 +240,7 @@ func (j *judgement) applyCountAndSize(aged []Decision) []Decision {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(j.survivors[b].Mtime, j.survivors[a].Mtime); c != 0 {
+		if c := cmp.Compare(entries[j.survivors[b]].Mtime, entries[j.survivors[a]].Mtime); c != 0 {
 			return c
 		}
 		return cmp.Compare(b, a)
@@ -250,7 +253,7 @@ func (j *judgement) applyCountAndSize(aged []Decision) []Decision {
 	firstSize, removed := -1, 0
 	var cum Bytes
 	for i, si := range order {
-		e := j.survivors[si]
+		e := &entries[j.survivors[si]]
 		if int64(i) < j.pol.maxEntries {
 			cum = cum.Add(e.SizeBytes)
 			if !j.pol.exceeds(cum) {
@@ -271,9 +274,9 @@ func (j *judgement) applyCountAndSize(aged []Decision) []Decision {
 		if p == 0 {
 			continue
 		}
-		e, i := j.survivors[si], int(p-1)
-		for len(aged) > 0 && aged[0].Path < e.Path { // paths are distinct
-			byPath, aged = append(byPath, aged[0]), aged[1:]
+		e, i := &entries[j.survivors[si]], int(p-1)
+		for len(aged) > 0 && entries[aged[0]].Path < e.Path { // paths are distinct
+			byPath, aged = append(byPath, j.ageDecision(aged[0])), aged[1:]
 		}
 		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
 		if int64(i) >= j.pol.maxEntries {
@@ -283,5 +286,14 @@ func (j *judgement) applyCountAndSize(aged []Decision) []Decision {
 		}
 		byPath = append(byPath, d)
 	}
-	return append(byPath, aged...)
+	for _, idx := range aged {
+		byPath = append(byPath, j.ageDecision(idx))
+	}
+	return byPath
+}
+
+// ageDecision is the age removal of entry idx.
+func (j *judgement) ageDecision(idx int32) Decision {
+	e := &j.in.Paths[idx]
+	return Decision{Path: e.Path, SizeBytes: e.SizeBytes, Reason: ReasonAge, MtimeAge: j.pol.mtimeAge(e.Mtime)}
 }
