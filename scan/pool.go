@@ -13,32 +13,37 @@ import (
 // regular files cost: a statx each, or for a *.json file an open, a
 // statx of the descriptor, a read and a close. So the walker hands the
 // names getdents reports as regular files (d_type DT_REG) to a pool of
-// workers, in batches of at most batchNames names of one directory, and
-// goes on listing while they are examined on the other cores. Anything
-// else (directories, symlinks, a file system that reports no d_type) is
-// examined by the walker itself.
+// workers, in batches, and goes on listing while they are examined on
+// the other cores. Anything else (directories, symlinks, a file system
+// that reports no d_type) is examined by the walker itself.
 //
 // Workers examine exactly as the walker would (sink.examine), each into
 // its own sink; finish merges and sorts, so the result does not depend on
-// scheduling. A batch shares its directory's descriptor with the walker
-// by reference count (openDir): the directory is closed once the walker
-// has left or evicted it and its last batch is done. The queue is
-// bounded: at most queueLen batches wait, which bounds the memory and the
-// descriptors that pending work keeps open (at most queueLen plus one per
-// worker, next to the walker's budget).
+// scheduling. A batch shares the descriptors of its directories with the
+// walker by reference count (openDir): a directory is closed once the
+// walker has left or evicted it and the last batch holding its names is
+// done. The queue is bounded, which bounds the memory and the descriptors
+// that pending work keeps open: at most batchDirs per batch, for
+// queueLen waiting batches, one being filled and one per worker.
 
-// batchNames is the most names one batch carries.
-const batchNames = 256
+// A batch is handed over once it holds batchNames names or names of
+// batchDirs directories, so that directories of a few files (eval runs)
+// travel together rather than wake a worker each.
+const (
+	batchNames = 256
+	batchDirs  = 16
+)
 
-// queueLen is the most batches waiting for a worker.
-const queueLen = 16
+// queueLen is the most batches waiting for a worker. With batchDirs it
+// bounds the descriptors that pending batches keep open.
+const queueLen = 4
 
 // workers is how many goroutines examine files: one per CPU the runtime
 // may use; with one, the walker examines inline and no pool is started.
 func workers() int { return runtime.GOMAXPROCS(0) }
 
-// openDir is a directory descriptor shared by the batches of one
-// directory; the last release closes it.
+// openDir is a directory descriptor shared by the walker and the batches
+// holding names of that directory; the last release closes it.
 type openDir struct {
 	fd   int
 	path string // root-relative path of the directory
@@ -51,10 +56,17 @@ func (d *openDir) release() {
 	}
 }
 
-// job is one batch: NUL-terminated names of regular files in dir.
+// job is one batch: NUL-terminated names of regular files, in runs of one
+// directory each (a run holds a reference to its directory).
 type job struct {
-	dir   *openDir
 	names []byte
+	runs  []run
+}
+
+// run says that the names of a job up to end are in dir.
+type run struct {
+	dir *openDir
+	end int
 }
 
 // pool runs the workers; each one owns a sink.
@@ -73,8 +85,12 @@ func newPool(n int, opts Options) *pool {
 		go func() {
 			defer p.wg.Done()
 			for j := range p.jobs {
-				examineAll(s, j.dir.fd, j.dir.path, j.names)
-				j.dir.release()
+				start := 0
+				for _, r := range j.runs {
+					examineAll(s, r.dir.fd, r.dir.path, j.names[start:r.end])
+					r.dir.release()
+					start = r.end
+				}
 			}
 			s.sort() // in parallel with the other workers
 		}()
@@ -100,44 +116,47 @@ func examineAll(s *sink, dirfd int, dir string, names []byte) {
 	}
 }
 
-// queue adds the regular file name of the directory being listed (fd,
-// path w.path) to the current batch, handing the batch over when full.
-func (w *walker) queue(fd int, name []byte) {
-	w.batch = append(append(w.batch, name...), 0)
+// queue hands the regular file d of the directory being listed (fd,
+// path w.path) to the pool, or examines it at once when there is no pool.
+// The directory's descriptor becomes shared (openDir) with its first
+// name: from then on the last reference closes it, the frame's
+// (frame.close) or a batch's.
+func (w *walker) queue(fd int, d dirent) {
+	if w.dir == nil {
+		w.dir = &openDir{fd: fd, path: string(w.path)}
+		w.dir.refs.Store(1) // the frame's
+	}
+	if w.workers < 2 {
+		w.sink.examine(fd, w.dir.path, d.name, d.nameZ)
+		return
+	}
+	j := &w.batch
+	if k := len(j.runs); k == 0 || j.runs[k-1].dir != w.dir {
+		w.dir.refs.Add(1) // the batch's
+		j.runs = append(j.runs, run{dir: w.dir})
+	}
+	j.names = append(append(j.names, d.name...), 0)
+	j.runs[len(j.runs)-1].end = len(j.names)
 	w.batchN++
-	if w.batchN == batchNames {
-		w.flush(fd)
+	if w.batchN == batchNames || len(j.runs) == batchDirs {
+		w.flush()
 	}
 }
 
-// flush hands the current batch to the pool, or examines it inline when
-// the walker has no pool. The first batch of a directory makes its
-// descriptor shared (openDir): from then on the frame's last reference
-// closes it, the walker's (frame.close) or a worker's.
-func (w *walker) flush(fd int) {
+// flush hands the current batch to the pool.
+func (w *walker) flush() {
 	if w.batchN == 0 {
-		return
-	}
-	w.batchN = 0
-	if w.workers < 2 {
-		examineAll(&w.sink, fd, string(w.path), w.batch)
-		w.batch = w.batch[:0]
 		return
 	}
 	if w.pool == nil {
 		w.pool = newPool(w.workers, w.opts)
 	}
-	if w.dir == nil {
-		w.dir = &openDir{fd: fd, path: string(w.path)}
-		w.dir.refs.Store(1) // the frame's, dropped by frame.close
-	}
-	w.dir.refs.Add(1)
-	w.pool.jobs <- job{dir: w.dir, names: w.batch}
-	w.batch = make([]byte, 0, cap(w.batch))
+	w.pool.jobs <- w.batch
+	w.batch, w.batchN = job{names: make([]byte, 0, cap(w.batch.names))}, 0
 }
 
 // close gives up the frame's descriptor: closes it, or drops the frame's
-// reference when batches share it.
+// reference when it is shared.
 func (f *frame) close() {
 	switch {
 	case f.shared != nil:

@@ -164,6 +164,7 @@ func hasAffixes(s, prefix, suffix string) bool {
 // documented, deterministic order.
 func (w *walker) finish() Result {
 	sinks := []*sink{&w.sink}
+	w.flush()
 	if w.pool != nil {
 		sinks = append(sinks, w.pool.wait()...)
 	}

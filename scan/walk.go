@@ -44,9 +44,9 @@ type walker struct {
 	sink             // what the walker itself records (and its Options)
 	workers int      // examining goroutines (pool.go); 1: inline
 	pool    *pool    // started with the first batch
-	batch   []byte   // NUL-terminated regular-file names not yet handed over
+	batch   job      // regular-file names not yet handed over
 	batchN  int      // how many names batch holds
-	dir     *openDir // the shared descriptor of the directory being listed, once duplicated
+	dir     *openDir // the directory being listed, once shared
 }
 
 // frame is one open directory of the walk.
@@ -236,7 +236,6 @@ func (w *walker) openChild(dirfd int, nameZ *byte) (int, dirID, bool) {
 // list reads the directory fd (path w.path), records its regular files and
 // queues its subdirectories. Entries read before an error are still used.
 func (w *walker) list(fd int) {
-	defer w.flush(fd)
 	for {
 		n, err := eintr.Value(func() (int, error) { return unix.Getdents(fd, w.buf) })
 		if err != nil {
@@ -256,7 +255,7 @@ func (w *walker) list(fd int) {
 			switch {
 			case isDot(d.name) || (w.filter != nil && !w.filter(d.name)):
 			case d.typ == unix.DT_REG:
-				w.queue(fd, d.name)
+				w.queue(fd, d)
 			default:
 				w.visit(fd, d)
 			}
