@@ -100,12 +100,14 @@ func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Rep
 	slices.SortStableFunc(ts, func(a, b Target) int { return strings.Compare(a.Path, b.Path) })
 	var rep Report
 	d := newDeleter(rootfd)
+	var par parent
+	defer d.release(&par)
 	for i, t := range ts {
 		if ctx.Err() != nil {
 			rep.NotAttempted = len(ts) - i
 			break
 		}
-		switch st, err := d.deleteOne(t); {
+		switch st, err := d.deleteOne(&par, t); {
 		case err != nil:
 			rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, t.Path, err))
 		case st == gone:
@@ -133,18 +135,34 @@ func sortErrors(errs []*fserr.Error) {
 	})
 }
 
-// splitPath validates a root-relative target path and splits it into
-// components. It refuses, with fserr.ErrBadPath, anything that could name
-// a file outside the root or that is not in scan's canonical form.
-func splitPath(p string) ([]string, error) {
-	if p == "" || strings.HasPrefix(p, "/") || strings.IndexByte(p, 0) >= 0 || !utf8.ValidString(p) {
-		return nil, fserr.ErrBadPath
+// splitPath validates a root-relative target path and splits it into its
+// directory ("" for the root) and its last component. It refuses, with
+// fserr.ErrBadPath, anything that could name a file outside the root or
+// that is not in scan's canonical form.
+func splitPath(p string) (dir, name string, err error) {
+	if p == "" || p[0] == '/' || strings.IndexByte(p, 0) >= 0 || !utf8.ValidString(p) {
+		return "", "", fserr.ErrBadPath
 	}
-	comps := strings.Split(p, "/")
-	for _, c := range comps {
+	for rest := p; ; {
+		c, after, more := strings.Cut(rest, "/")
 		if c == "" || c == "." || c == ".." {
-			return nil, fserr.ErrBadPath
+			return "", "", fserr.ErrBadPath
 		}
+		if !more {
+			break
+		}
+		rest = after
 	}
-	return comps, nil
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i+1:], nil
+	}
+	return "", p, nil
+}
+
+// joinPath is the root-relative path of name in the directory dir.
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
 }

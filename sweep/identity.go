@@ -36,24 +36,20 @@ const statxMask = unix.STATX_TYPE | unix.STATX_INO | unix.STATX_SIZE | unix.STAT
 //  4. statx the private name: same dev, ino, size and mtime (the rename
 //     itself changed ctime) → unlinkat; otherwise rename it back, never
 //     over a file that took the original name meanwhile.
-func (d *deleter) deleteOne(t Target) (outcome, error) {
-	comps, err := splitPath(t.Path)
+func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
+	dir, name, err := splitPath(t.Path)
 	if err != nil {
 		return 0, err
 	}
 	if testHookBeforeResolve != nil {
 		testHookBeforeResolve(t.Path)
 	}
-	dirs, name := comps[:len(comps)-1], comps[len(comps)-1]
-	dirfd, err := d.openParent(dirs)
+	dirfd, err := d.parentOf(par, dir)
 	if err == errGone {
 		return gone, nil
 	}
 	if err != nil {
 		return 0, err
-	}
-	if dirfd != d.rootfd {
-		defer unix.Close(dirfd)
 	}
 	if err := d.check(dirfd, name, t, true); err != nil {
 		if err == unix.ENOENT {
@@ -105,7 +101,7 @@ func (d *deleter) deleteOne(t Target) (outcome, error) {
 	case unix.EEXIST:
 		err = fserr.ErrNameTaken
 	}
-	return 0, &fserr.HeldError{Private: joinPath(dirs, private), Cause: cerr, Why: err}
+	return 0, &fserr.HeldError{Private: joinPath(dir, private), Cause: cerr, Why: err}
 }
 
 // unlinkUnprotected is the fallback where the private rename is not
@@ -164,12 +160,3 @@ func (d *deleter) check(dirfd int, name string, t Target, withCtime bool) error 
 // nsOf joins a statx timestamp into nanoseconds since the epoch, exactly
 // as scan does.
 func nsOf(ts unix.StatxTimestamp) int64 { return ts.Sec*1e9 + int64(ts.Nsec) }
-
-// joinPath is the root-relative path of name in the directory dirs.
-func joinPath(dirs []string, name string) string {
-	p := name
-	for i := len(dirs) - 1; i >= 0; i-- {
-		p = dirs[i] + "/" + p
-	}
-	return p
-}

@@ -60,10 +60,44 @@ func (d *deleter) onRootMount(stx *unix.Statx_t) bool {
 	return d.rootMnt == 0 || mntOf(stx) == 0 || mntOf(stx) == d.rootMnt
 }
 
-// openParent returns a descriptor of the directory dirs (components below
-// the root) without following any symlink or entering another mount. It
-// returns the root descriptor itself for a file directly below the root
-// (the caller must not close it), errGone when a component is missing,
+// parent is the directory a run of targets lives in. Targets are handled
+// in path order, so the targets of one directory come one after another;
+// their parent is resolved once, for the first of them, and its descriptor
+// (or its resolution failure) serves the rest of the run. See the package
+// comment, "Directory descriptors", for why this keeps SPEC B2.
+type parent struct {
+	dir  string // root-relative path, "" for the root itself
+	fd   int    // valid when set and err == nil
+	err  error  // resolution failure, shared by every target of dir
+	set  bool
+	uses int // targets that used this resolution (for tests)
+}
+
+// parentOf returns a descriptor of dir, reusing p when it already holds
+// dir and resolving (after releasing p's previous descriptor) otherwise.
+func (d *deleter) parentOf(p *parent, dir string) (int, error) {
+	if p.set && p.dir == dir {
+		p.uses++
+		return p.fd, p.err
+	}
+	d.release(p)
+	fd, err := d.openParent(dir)
+	*p = parent{dir: dir, fd: fd, err: err, set: true, uses: 1}
+	return fd, err
+}
+
+// release closes p's descriptor, unless it is the root's, and empties p.
+func (d *deleter) release(p *parent) {
+	if p.set && p.err == nil && p.fd != d.rootfd {
+		unix.Close(p.fd)
+	}
+	*p = parent{}
+}
+
+// openParent returns a descriptor of the directory dir (a root-relative
+// path, "" for the root) without following any symlink or entering
+// another mount. It returns the root descriptor itself for "" (the caller
+// must not close it), errGone when a component is missing,
 // fserr.ErrOtherMount for a mount crossing, a *fserr.KindError when a
 // component is not a directory, or an errno.
 //
@@ -73,8 +107,8 @@ func (d *deleter) onRootMount(stx *unix.Statx_t) bool {
 // and all later targets use the openat chain. Any other openat2 failure is
 // re-resolved with the chain too, which is equally safe and yields a
 // precise cause, so errors do not depend on the kernel.
-func (d *deleter) openParent(dirs []string) (int, error) {
-	if len(dirs) == 0 {
+func (d *deleter) openParent(dir string) (int, error) {
+	if dir == "" {
 		return d.rootfd, nil
 	}
 	if d.useOpenat2 {
@@ -83,9 +117,8 @@ func (d *deleter) openParent(dirs []string) (int, error) {
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS |
 				unix.RESOLVE_NO_XDEV,
 		}
-		rel := strings.Join(dirs, "/")
 		for try := 0; try < 8; try++ {
-			fd, err := openat2(d.rootfd, rel, &how)
+			fd, err := openat2(d.rootfd, dir, &how)
 			switch {
 			case err == nil:
 				if testHookResolver != nil {
@@ -104,7 +137,7 @@ func (d *deleter) openParent(dirs []string) (int, error) {
 			break
 		}
 	}
-	return d.openChain(dirs)
+	return d.openChain(strings.Split(dir, "/"))
 }
 
 // openChain resolves dirs with one openat(O_PATH|O_NOFOLLOW|O_DIRECTORY)

@@ -39,16 +39,15 @@ func Restore(rootfd int, paths []string) Report {
 
 // restoreOne renames one leftover back to its original name.
 func (d *deleter) restoreOne(p string) (isGone bool, err error) {
-	comps, err := splitPath(p)
+	dir, private, err := splitPath(p)
 	if err != nil {
 		return false, err
 	}
-	dirs, private := comps[:len(comps)-1], comps[len(comps)-1]
 	name, ok := strings.CutPrefix(private, PrivatePrefix)
 	if !ok || name == "" || name == "." || name == ".." {
 		return false, fserr.ErrBadPath
 	}
-	dirfd, err := d.openParent(dirs)
+	dirfd, err := d.openParent(dir)
 	if err == errGone {
 		return true, nil
 	}
