@@ -98,28 +98,29 @@ var (
 func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Report {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b Target) int { return strings.Compare(a.Path, b.Path) })
-	var rep Report
 	d := newDeleter(rootfd)
-	var par parent
-	defer d.release(&par)
-	for i, t := range ts {
-		if ctx.Err() != nil {
-			rep.NotAttempted = len(ts) - i
-			break
-		}
-		switch st, err := d.deleteOne(&par, t); {
-		case err != nil:
-			rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, t.Path, err))
-		case st == gone:
-			rep.Gone = append(rep.Gone, t.Path)
+	res := make([]result, len(ts))
+	runs := runsOf(ts)
+	if n := workerCount(len(runs)); n > 1 {
+		d.sweepParallel(ctx, ts, runs, res, n, opts.Progress)
+	} else {
+		d.sweepSequential(ctx, ts, res, opts.Progress)
+	}
+	var rep Report
+	for i, r := range res {
+		p := ts[i].Path
+		switch {
+		case !r.handled:
+			rep.NotAttempted++
+		case r.err != nil:
+			rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, r.err))
+		case r.st == gone:
+			rep.Gone = append(rep.Gone, p)
 		default:
-			rep.Deleted = append(rep.Deleted, t.Path)
-			if st == deletedUnprotected {
+			rep.Deleted = append(rep.Deleted, p)
+			if r.st == deletedUnprotected {
 				rep.Unprotected++
 			}
-		}
-		if opts.Progress != nil {
-			opts.Progress(i+1, len(ts))
 		}
 	}
 	sortErrors(rep.Errors)

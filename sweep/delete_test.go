@@ -284,6 +284,7 @@ func TestDeleteRefusesUnsafePaths(t *testing.T) {
 // targets were deleted and right before a later one is resolved.
 func TestDeleteSwapDuringRun(t *testing.T) {
 	withResolver(t, func(t *testing.T) {
+		sequential(t)
 		root, outside := t.TempDir(), t.TempDir()
 		write(t, root, "artifacts/evals/r1/a.json", "a")
 		write(t, root, "artifacts/evals/r2/b.json", "b")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,8 +125,9 @@ func withResolver(t *testing.T, f func(t *testing.T)) {
 				t.Skip("openat2 unavailable here")
 			}
 			disableOpenat2 = mode == "chain"
+			var mu sync.Mutex // workers resolve concurrently
 			used := map[string]int{}
-			testHookResolver = func(via string) { used[via]++ }
+			testHookResolver = func(via string) { mu.Lock(); used[via]++; mu.Unlock() }
 			t.Cleanup(func() { disableOpenat2, testHookResolver, testHookBeforeResolve = false, nil, nil })
 			f(t)
 			for via := range used {
@@ -147,4 +149,12 @@ func openat2Works(t *testing.T) bool {
 	}
 	unix.Close(fd)
 	return true
+}
+
+// sequential makes Delete use one worker for the rest of the test, so
+// targets are handled strictly in path order on the test's goroutine
+// (hooks that rely on that order, or count calls, need it).
+func sequential(t *testing.T) {
+	testWorkers = 1
+	t.Cleanup(func() { testWorkers = 0 })
 }

@@ -28,7 +28,9 @@ const statxMask = unix.STATX_TYPE | unix.STATX_INO | unix.STATX_SIZE | unix.STAT
 
 // deleteOne runs the deletion protocol for one target:
 //
-//  1. resolve the parent directory without symlinks or mount crossings;
+//  1. resolve the parent directory without symlinks or mount crossings,
+//     or reuse par when it holds that directory already (the previous
+//     target of the same run lives there too);
 //  2. statx the name (no follow): a regular file on the root's mount with
 //     the scanned dev, ino, size, mtime and ctime, else not deleted;
 //  3. renameat2(name → PrivatePrefix+name, RENAME_NOREPLACE), so nobody
@@ -61,7 +63,7 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 		testHookAfterCheck(t.Path)
 	}
 	private := PrivatePrefix + name
-	if len(private) > maxName || d.noRename2 {
+	if len(private) > maxName || d.noRename2.Load() {
 		return d.unlinkUnprotected(dirfd, name)
 	}
 	switch err := eintr.Retry(func() error { return renameat2(dirfd, name, dirfd, private, unix.RENAME_NOREPLACE) }); err {
@@ -71,7 +73,7 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 	case unix.EEXIST:
 		return 0, fserr.ErrPrivateExists
 	case unix.ENOSYS, unix.EINVAL:
-		d.noRename2 = true
+		d.noRename2.Store(true)
 		return d.unlinkUnprotected(dirfd, name)
 	default:
 		return 0, err

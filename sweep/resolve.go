@@ -3,6 +3,7 @@ package sweep
 import (
 	"errors"
 	"strings"
+	"sync/atomic"
 
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
@@ -20,18 +21,21 @@ var openat2 = unix.Openat2
 
 // deleter holds the root descriptor and its mount, and what this run has
 // learnt about the kernel: whether openat2 and renameat2 are worth trying.
+// Its workers share it: the root fields never change after newDeleter,
+// and the two lessons are atomic.
 type deleter struct {
-	rootfd     int
-	rootDev    uint64
-	rootMnt    uint64 // statx mount id, 0 when unknown
-	useOpenat2 bool
-	noRename2  bool
+	rootfd    int
+	rootDev   uint64
+	rootMnt   uint64      // statx mount id, 0 when unknown
+	noOpenat2 atomic.Bool // openat2 refused (ENOSYS, EPERM, EINVAL, E2BIG)
+	noRename2 atomic.Bool // renameat2(RENAME_NOREPLACE) refused
 }
 
 // newDeleter records the root's device and mount id, against which every
 // directory and file is compared.
 func newDeleter(rootfd int) *deleter {
-	d := &deleter{rootfd: rootfd, useOpenat2: !disableOpenat2}
+	d := &deleter{rootfd: rootfd}
+	d.noOpenat2.Store(disableOpenat2)
 	var stx unix.Statx_t
 	err := eintr.Retry(func() error {
 		return unix.Statx(rootfd, "", unix.AT_EMPTY_PATH, unix.STATX_TYPE|unix.STATX_MNT_ID, &stx)
@@ -63,30 +67,31 @@ func (d *deleter) onRootMount(stx *unix.Statx_t) bool {
 // parent is the directory a run of targets lives in. Targets are handled
 // in path order, so the targets of one directory come one after another;
 // their parent is resolved once, for the first of them, and its descriptor
-// (or its resolution failure) serves the rest of the run. See the package
-// comment, "Directory descriptors", for why this keeps SPEC B2.
+// (or its resolution failure) serves the rest of the run, at most
+// maxRun targets. See the package comment, "One descriptor per
+// directory", for why this keeps SPEC B2.
 type parent struct {
-	dir  string // root-relative path, "" for the root itself
-	fd   int    // valid when set and err == nil
-	err  error  // resolution failure, shared by every target of dir
-	set  bool
-	uses int // targets that used this resolution (for tests)
+	dir string // root-relative path, "" for the root itself
+	fd  int    // valid when set and err == nil
+	err error  // resolution failure, shared by every target of the run
+	set bool
 }
 
 // parentOf returns a descriptor of dir, reusing p when it already holds
-// dir and resolving (after releasing p's previous descriptor) otherwise.
+// dir and resolving it (after releasing p's previous descriptor)
+// otherwise.
 func (d *deleter) parentOf(p *parent, dir string) (int, error) {
 	if p.set && p.dir == dir {
-		p.uses++
 		return p.fd, p.err
 	}
 	d.release(p)
 	fd, err := d.openParent(dir)
-	*p = parent{dir: dir, fd: fd, err: err, set: true, uses: 1}
+	*p = parent{dir: dir, fd: fd, err: err, set: true}
 	return fd, err
 }
 
-// release closes p's descriptor, unless it is the root's, and empties p.
+// release closes p's descriptor, unless it is the root's, and empties p,
+// so that the next target resolves its parent afresh.
 func (d *deleter) release(p *parent) {
 	if p.set && p.err == nil && p.fd != d.rootfd {
 		unix.Close(p.fd)
@@ -111,7 +116,7 @@ func (d *deleter) openParent(dir string) (int, error) {
 	if dir == "" {
 		return d.rootfd, nil
 	}
-	if d.useOpenat2 {
+	if !d.noOpenat2.Load() {
 		how := unix.OpenHow{
 			Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS |
@@ -132,7 +137,7 @@ func (d *deleter) openParent(dir string) (int, error) {
 			case err == unix.EXDEV:
 				return -1, fserr.ErrOtherMount
 			case err == unix.ENOSYS || err == unix.EPERM || err == unix.EINVAL || err == unix.E2BIG:
-				d.useOpenat2 = false
+				d.noOpenat2.Store(true)
 			}
 			break
 		}

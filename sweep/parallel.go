@@ -1,0 +1,146 @@
+package sweep
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// maxRun is the most targets one run holds, and so the most targets one
+// parent descriptor serves: a bigger directory is cut into several runs,
+// each resolving the directory afresh, so that workers share the work of
+// a large flat directory and no descriptor outlives a few milliseconds of
+// deletions.
+const maxRun = 256
+
+// maxWorkers bounds the worker pool whatever GOMAXPROCS says: every
+// worker holds one directory descriptor and one file in hand, and beyond
+// a few the journal of the file system, not the CPU, is the limit.
+const maxWorkers = 8
+
+// testWorkers, when positive, replaces GOMAXPROCS as the number of
+// workers (tests pin 1 for a strictly sequential run, or 2).
+var testWorkers int
+
+// span is one run: the targets ts[lo:hi], all in one directory.
+type span struct{ lo, hi int }
+
+// runsOf cuts the sorted targets into runs of at most maxRun targets that
+// share a parent directory. A path given twice stays in one run, so its
+// occurrences are handled one after the other by the same worker.
+func runsOf(ts []Target) []span {
+	var runs []span
+	for lo := 0; lo < len(ts); {
+		dir := dirOf(ts[lo].Path)
+		hi := lo + 1
+		for hi < len(ts) && dirOf(ts[hi].Path) == dir &&
+			(hi-lo < maxRun || ts[hi].Path == ts[hi-1].Path) {
+			hi++
+		}
+		runs = append(runs, span{lo, hi})
+		lo = hi
+	}
+	return runs
+}
+
+// dirOf is the part of a target path before its last '/', "" when there
+// is none (a malformed path is refused later by splitPath).
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// result is what became of one target; handled is false when it was not
+// attempted.
+type result struct {
+	st      outcome
+	err     error
+	handled bool
+}
+
+// workerCount is how many workers delete runs at once: one per CPU Go
+// may use (at most maxWorkers), never more than there are runs.
+func workerCount(runs int) int {
+	n := min(runtime.GOMAXPROCS(0), maxWorkers)
+	if testWorkers > 0 {
+		n = testWorkers
+	}
+	return max(min(n, runs), 1)
+}
+
+// sweepSequential handles the targets in path order on the caller's
+// goroutine, stopping before the first target it finds ctx done for.
+func (d *deleter) sweepSequential(ctx context.Context, ts []Target, res []result, progress func(int, int)) {
+	var par parent
+	defer d.release(&par)
+	for i := range ts {
+		if ctx.Err() != nil {
+			return
+		}
+		res[i] = d.handle(&par, ts[i])
+		if progress != nil {
+			progress(i+1, len(ts))
+		}
+	}
+}
+
+// sweepParallel hands the runs, in path order, to n workers. Each worker
+// takes the next run, handles its targets in order with one parent
+// descriptor, and stops at the first target it finds ctx done for, so at
+// most n files are in hand when ctx is cancelled, and each of them is
+// finished. Progress is reported on the caller's goroutine, counting the
+// targets handled so far.
+func (d *deleter) sweepParallel(ctx context.Context, ts []Target, runs []span, res []result, n int, progress func(int, int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var handled chan struct{}
+	if progress != nil {
+		handled = make(chan struct{}, 1024)
+	}
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var par parent
+			defer d.release(&par)
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(runs) {
+					return
+				}
+				for i := runs[k].lo; i < runs[k].hi; i++ {
+					if ctx.Err() != nil {
+						return
+					}
+					res[i] = d.handle(&par, ts[i]) // each index written by one worker only
+					if handled != nil {
+						handled <- struct{}{}
+					}
+				}
+			}
+		}()
+	}
+	if progress == nil {
+		wg.Wait()
+		return
+	}
+	go func() {
+		wg.Wait()
+		close(handled)
+	}()
+	done := 0
+	for range handled {
+		done++
+		progress(done, len(ts))
+	}
+}
+
+// handle runs the protocol for one target and records its result.
+func (d *deleter) handle(par *parent, t Target) result {
+	st, err := d.deleteOne(par, t)
+	return result{st: st, err: err, handled: true}
+}
