@@ -104,7 +104,7 @@ func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Rep
 	if n := workerCount(len(runs)); n > 1 {
 		d.sweepParallel(ctx, ts, runs, res, n, opts.Progress)
 	} else {
-		d.sweepSequential(ctx, ts, res, opts.Progress)
+		d.sweepSequential(ctx, ts, runs, res, opts.Progress)
 	}
 	var rep Report
 	for i, r := range res {

@@ -1,6 +1,6 @@
 // Package sweep is the destructive file-system side of river gc --force: it
-// deletes, one file at a time and race-safely, exactly the targets it is
-// given, puts back files an interrupted run left under a private name, and
+// deletes, race-safely and checking each file alone, exactly the targets it
+// is given, puts back files an interrupted run left under a private name, and
 // provides the exclusive lock that keeps two --force runs on the same root
 // apart (SPEC Parts B and B2).
 //
@@ -22,7 +22,7 @@
 //
 // # Deletion protocol
 //
-// For each target, in path order:
+// For each target:
 //
 //  1. The parent directory is resolved from the root descriptor with
 //     openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS
@@ -30,7 +30,8 @@
 //     openat(O_PATH | O_NOFOLLOW | O_DIRECTORY) per component, each
 //     checked with statx to be a directory on the root's mount (mount id,
 //     STATX_MNT_ID; st_dev where the kernel gives no mount id). A bind
-//     mount of the same file system is another mount.
+//     mount of the same file system is another mount. The descriptor
+//     serves the rest of the target's run (below).
 //  2. statx(name, AT_SYMLINK_NOFOLLOW) must show a regular file on the
 //     root's mount with the scanned device, inode, size, mtime and ctime
 //     (nanoseconds).
@@ -45,11 +46,59 @@
 //     RENAME_NOREPLACE; if its original name was taken meanwhile it stays
 //     under the private name and the error is an *fserr.HeldError.
 //
-// Cancellation (the context) is looked at between targets only, so the file
-// in hand always ends deleted or back under its name; the rest are counted
-// in Report.NotAttempted. A process killed between steps 3 and 4 leaves
+// That is four system calls per file (statx, renameat2, statx, unlinkat)
+// plus one openat2 and one close per run; none can go: step 2 is the only
+// ctime comparison, step 4 the only check after the name is private.
+//
+// # Runs and workers
+//
+// The targets are sorted by path and cut into runs: consecutive targets in
+// one directory, at most 256 of them (a path given twice stays in one
+// run). A run resolves its directory once, for its first target, and every
+// target of the run uses that descriptor (a failed resolution is every
+// target's error). Runs are handed out in path order to a pool of workers,
+// one per CPU Go may use (GOMAXPROCS, at most 8); a worker handles the
+// targets of its run in order, so two workers never hold the same path.
+// Results are kept per target and listed in path order, so the Report does
+// not depend on the schedule; Progress is called on the caller's
+// goroutine with a count that only grows. With one CPU, or one run,
+// everything happens on the caller's goroutine, strictly in path order.
+//
+// Cancellation (the context) is looked at by each worker before each
+// target only, so every file in hand — at most one per worker — ends
+// deleted or back under its name; targets not reached are counted in
+// Report.NotAttempted, so every target is in exactly one of Deleted, Gone,
+// Errors and NotAttempted. A process killed between steps 3 and 4 leaves
 // the file under its private name; scan reports such leftovers and Restore
 // renames them back (never over an existing file).
+//
+// # One descriptor per directory
+//
+// Why reusing a run's descriptor keeps SPEC B2:
+//
+//   - Identity: steps 2 to 4 run for every target, against its name in the
+//     descriptor's directory; only a file with the scanned identity is
+//     deleted, exactly as with a descriptor opened for it alone.
+//   - No symlink, no other mount: the descriptor comes from the same
+//     resolution, and it names a directory inode, which cannot turn into a
+//     symlink or change mount (rename(2) refuses to move a directory across
+//     mounts, bind mounts of one file system included). The path is not
+//     looked at again during the run, so a symlink or another directory
+//     put at the path later is never followed or entered, and nothing the
+//     path now leads to is touched.
+//   - What changes is how long one window lasts: a directory moved after
+//     it was resolved (the last item under "Residual window") stays in use
+//     until its run ends — at most 256 targets, a few milliseconds —
+//     instead of for one target. It is the same kind of window: what is
+//     deleted is still exactly the scanned files. Comparing the
+//     descriptor's identity again (fstat) would prove nothing: the inode
+//     of a descriptor never changes, only its place does, and only a new
+//     resolution, the cost saved here, would see that.
+//   - Workers are to each other what any other process is to the
+//     protocol: every rename is RENAME_NOREPLACE and every unlink follows
+//     a re-check under the private name, so two workers that meet in one
+//     directory (one moved onto another run's path mid-run) can at worst
+//     find a target gone or a private name taken.
 //
 // # Residual window
 //
@@ -75,8 +124,10 @@
 //     onto that name between the check and the unlink would be deleted
 //     instead. They are counted in Report.Unprotected.
 //   - The parent descriptor pins the directory, not its place: if the
-//     whole directory is moved elsewhere on the same mount after step 1,
-//     the scanned file (same identity) is deleted where it now is.
+//     directory (or one of its ancestors) is moved elsewhere on the same
+//     mount after step 1 of its run — even out of the root — the scanned
+//     files (same identity) of the rest of the run are deleted where they
+//     now are; files the old path leads to afterwards are not touched.
 //
 // The package is Linux-specific (openat2, renameat2, statx, flock and the
 // *at calls from golang.org/x/sys/unix).
