@@ -67,16 +67,18 @@ type Report struct {
 type Options struct {
 	// Progress, when set, is called after each target with the number of
 	// targets handled so far and the total, so the caller can draw a
-	// progress indicator on a terminal. It runs on the caller's goroutine.
+	// progress indicator on a terminal. It runs on the caller's goroutine,
+	// one call at a time, with a count that goes up by one each call.
 	Progress func(done, total int)
 }
 
 // Test hooks. testHookBeforeResolve runs before a target's parent
-// directory is resolved, testHookAfterCheck after its identity check and
-// testHookAfterRename after it was renamed to its private name, so tests
-// can change the tree at each step; testHookResolver learns which
-// resolver produced a parent ("openat2" or "chain"); disableOpenat2
-// forces the openat fallback.
+// directory is resolved (or its run's descriptor reused),
+// testHookAfterCheck after its identity check and testHookAfterRename
+// after it was renamed to its private name, so tests can change the tree
+// at each step; testHookResolver learns which resolver produced a parent
+// ("openat2" or "chain"); disableOpenat2 forces the openat fallback. All
+// run on the worker handling the target (see testWorkers).
 var (
 	testHookBeforeResolve func(path string)
 	testHookAfterCheck    func(path string)
@@ -86,14 +88,17 @@ var (
 )
 
 // Delete removes each target below the root directory rootfd (which may be
-// an O_PATH descriptor), in path order, if and only if it is still, at the
-// moment of deletion, the regular file that was scanned. A failure for one
-// target becomes an Errors entry and the others proceed; successful
-// deletions are never undone. Nothing below rootfd is followed and no
-// other mount is entered.
+// an O_PATH descriptor) if and only if it is still, at the moment of
+// deletion, the regular file that was scanned. Targets are handled in runs
+// of one directory, in path order within a run, by up to GOMAXPROCS
+// workers (package comment, "Runs and workers"); the Report does not
+// depend on their schedule. A failure for one target becomes an Errors
+// entry and the others proceed; successful deletions are never undone.
+// Nothing below rootfd is followed and no other mount is entered.
 //
-// When ctx is done, the file in hand is finished (deleted or put back)
-// and no further target is attempted; they are counted in NotAttempted.
+// When ctx is done, the files in hand (one per worker at most) are
+// finished (deleted or put back) and no further target is attempted; they
+// are counted in NotAttempted.
 // The caller is expected to hold Lock(rootfd) for the duration.
 func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Report {
 	ts := slices.Clone(targets)

@@ -96,9 +96,10 @@
 //     resolution, the cost saved here, would see that.
 //   - Workers are to each other what any other process is to the
 //     protocol: every rename is RENAME_NOREPLACE and every unlink follows
-//     a re-check under the private name, so two workers that meet in one
-//     directory (one moved onto another run's path mid-run) can at worst
-//     find a target gone or a private name taken.
+//     a re-check under the private name. Two workers in one directory
+//     (a large directory cut into runs, or a directory moved onto another
+//     run's path mid-run) hold different names, and at worst find a target
+//     gone or a private name taken.
 //
 // # Residual window
 //

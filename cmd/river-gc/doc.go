@@ -66,7 +66,8 @@
 // one points to, files tracked in the git index, .gitkeep and .keep.
 // Deletion re-checks each file's identity at the moment of deletion
 // (sweep's package doc); SIGINT or SIGTERM during --force stops after the
-// file in hand and still writes the record (exit 1).
+// files in hand (one per deletion worker) and still writes the record
+// (exit 1).
 //
 // The JSON result (seed 000's keys, in its order, plus evidence[],
 // warnings[] and per-scope protected and sources; schema:

@@ -96,8 +96,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	defer cfg.Root.Close()
 	if cfg.Mode == gc.Force {
 		// SIGINT and SIGTERM cancel a --force run: it finishes or undoes
-		// the file in hand, attempts no more deletions and still writes
-		// its record (SPEC B2). A second signal ends the process at once.
+		// the files in hand (one per deletion worker), attempts no more
+		// deletions and still writes its record (SPEC B2). A second
+		// signal ends the process at once.
 		var stop context.CancelFunc
 		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
