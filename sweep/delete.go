@@ -90,7 +90,7 @@ var (
 // Delete removes each target below the root directory rootfd (which may be
 // an O_PATH descriptor) if and only if it is still, at the moment of
 // deletion, the regular file that was scanned. Targets are handled in runs
-// of one directory, in path order within a run, by up to GOMAXPROCS
+// of one directory, in path order within a run, by up to 2 × GOMAXPROCS
 // workers (package comment, "Runs and workers"); the Report does not
 // depend on their schedule. A failure for one target becomes an Errors
 // entry and the others proceed; successful deletions are never undone.

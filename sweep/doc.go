@@ -57,12 +57,12 @@
 // run). A run resolves its directory once, for its first target, and every
 // target of the run uses that descriptor (a failed resolution is every
 // target's error). Runs are handed out in path order to a pool of workers,
-// one per CPU Go may use (GOMAXPROCS, at most 8); a worker handles the
+// two per CPU Go may use (2 × GOMAXPROCS, at most 8); a worker handles the
 // targets of its run in order, so two workers never hold the same path.
 // Results are kept per target and listed in path order, so the Report does
 // not depend on the schedule; Progress is called on the caller's
-// goroutine with a count that only grows. With one CPU, or one run,
-// everything happens on the caller's goroutine, strictly in path order.
+// goroutine with a count that only grows. With one run, everything happens
+// on the caller's goroutine, strictly in path order.
 //
 // Cancellation (the context) is looked at by each worker before each
 // target only, so every file in hand — at most one per worker — ends

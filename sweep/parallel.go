@@ -62,10 +62,13 @@ type result struct {
 	handled bool
 }
 
-// workerCount is how many workers delete runs at once: one per CPU Go
-// may use (at most maxWorkers), never more than there are runs.
+// workerCount is how many workers delete runs at once: two per CPU Go may
+// use (a worker spends part of each file waiting in the kernel, for the
+// journal or a directory's lock), at most maxWorkers, never more than
+// there are runs. On 2 CPUs, 20k files (13,359 deleted): 1 worker 0.308 s,
+// 2 0.201–0.216 s, 4 0.171–0.179 s, 8 0.177 s.
 func workerCount(runs int) int {
-	n := min(runtime.GOMAXPROCS(0), maxWorkers)
+	n := min(2*runtime.GOMAXPROCS(0), maxWorkers)
 	if testWorkers > 0 {
 		n = testWorkers
 	}
