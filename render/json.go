@@ -88,7 +88,7 @@ func JSON(w io.Writer, d Document, lang Lang) error {
 			b = append(b, `"rank":`...)
 			b = strconv.AppendInt(b, int64(dec.Rank), 10)
 		default:
-			b = append(b, `"cumulativeBytes":`+dec.Cumulative.String()...)
+			b = dec.Cumulative.Append(append(b, `"cumulativeBytes":`...))
 		}
 		b = append(b, '}')
 		if len(b) > 1<<16 {

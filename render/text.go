@@ -144,7 +144,7 @@ func appendRemoveMessage(b []byte, d skill.Decision, lang Lang) []byte {
 	case skill.ReasonCount:
 		b = strconv.AppendInt(b, int64(d.Rank), 10)
 	default:
-		b = append(b, d.Cumulative.String()...)
+		b = d.Cumulative.Append(b)
 	}
 	return append(b, after...)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"strconv"
 )
 
 // Bytes is an exact non-negative byte total. Sizes reach 2^53−1 and a scope
@@ -23,11 +24,19 @@ func (b Bytes) Less(o Bytes) bool {
 }
 
 // String renders the total as plain decimal digits.
-func (b Bytes) String() string {
+func (b Bytes) String() string { return string(b.Append(nil)) }
+
+// Append appends the total's decimal digits to dst. Totals below 2^64,
+// all but the rarest, cost no allocation (one is rendered per size
+// removal).
+func (b Bytes) Append(dst []byte) []byte {
+	if b.hi == 0 {
+		return strconv.AppendUint(dst, b.lo, 10)
+	}
 	v := new(big.Int).SetUint64(b.hi)
 	v.Lsh(v, 64)
 	v.Or(v, new(big.Int).SetUint64(b.lo))
-	return v.String()
+	return v.Append(dst, 10)
 }
 
 // floorBytes converts a non-negative double to floor(x) as Bytes, or reports

@@ -190,6 +190,11 @@ func TestBytes(t *testing.T) {
 	if got := max.Add(1).String(); got != "18446744073709551616" {
 		t.Errorf("carry: %s", got)
 	}
+	for _, v := range []Bytes{{}, max, max.Add(1), b} { // Append extends what it is given
+		if got, want := string(v.Append([]byte("n="))), "n="+v.String(); got != want {
+			t.Errorf("Append %q, want %q", got, want)
+		}
+	}
 	if lim, unbounded := floorBytes(1048.576); unbounded || lim.String() != "1048" {
 		t.Errorf("floor 1048.576 = %s %v", lim, unbounded)
 	}
