@@ -72,27 +72,20 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	for _, s := range o.Scopes {
 		j.key(string(s.Scope))
 		j.begin('{')
-		j.key("count")
-		j.b = strconv.AppendInt(j.b, int64(s.Kept), 10)
+		j.int("count", int64(s.Kept))
 		j.key("sizeBytes")
 		j.lit(s.KeptBytes.String())
 		j.key("protected")
 		j.begin('{')
-		j.key("hardGuarded")
-		j.b = strconv.AppendInt(j.b, int64(s.Protected.HardGuarded), 10)
-		j.key("excluded")
-		j.b = strconv.AppendInt(j.b, int64(s.Protected.Excluded), 10)
-		j.key("tracked")
-		j.b = strconv.AppendInt(j.b, int64(s.Protected.Tracked), 10)
+		j.int("hardGuarded", int64(s.Protected.HardGuarded))
+		j.int("excluded", int64(s.Protected.Excluded))
+		j.int("tracked", int64(s.Protected.Tracked))
 		j.end('}')
 		j.key("sources")
 		j.begin('{')
-		j.key("metadata")
-		j.b = strconv.AppendInt(j.b, int64(s.Sources.Metadata), 10)
-		j.key("run")
-		j.b = strconv.AppendInt(j.b, int64(s.Sources.Run), 10)
-		j.key("mtime")
-		j.b = strconv.AppendInt(j.b, int64(s.Sources.Mtime), 10)
+		j.int("metadata", int64(s.Sources.Metadata))
+		j.int("run", int64(s.Sources.Run))
+		j.int("mtime", int64(s.Sources.Mtime))
 		j.end('}')
 		j.end('}')
 	}
@@ -110,17 +103,14 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.str(string(rm.Reason))
 		switch rm.Reason {
 		case skill.ReasonAge:
-			j.key("ageDays")
-			j.b = strconv.AppendInt(j.b, rm.MtimeAge, 10)
+			j.int("ageDays", rm.MtimeAge)
 		case skill.ReasonCount:
-			j.key("rank")
-			j.b = strconv.AppendInt(j.b, int64(rm.Rank), 10)
+			j.int("rank", int64(rm.Rank))
 		case skill.ReasonSize:
 			j.key("cumulativeBytes")
 			j.lit(rm.Cumulative.String())
 		}
-		j.key("timestamp")
-		j.b = strconv.AppendInt(j.b, rm.Timestamp, 10)
+		j.int("timestamp", rm.Timestamp)
 		j.key("timestampSource")
 		j.str(string(rm.Source))
 		j.end('}')
@@ -216,6 +206,12 @@ func (j *layout) str(s string) { j.b = render.AppendString(j.b, s) }
 
 // lit writes a literal (a number, or a string already quoted).
 func (j *layout) lit(s string) { j.b = append(j.b, s...) }
+
+// int writes the member k with the integer value n.
+func (j *layout) int(k string, n int64) {
+	j.key(k)
+	j.b = strconv.AppendInt(j.b, n, 10)
+}
 
 func (j *layout) newline() {
 	j.b = append(j.b, '\n')

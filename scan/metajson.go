@@ -131,21 +131,29 @@ func (p *metaScanner) object(depth, level int) bool {
 		if !p.member(key, depth, level) {
 			return false
 		}
-		p.space()
-		if p.i >= len(p.b) {
-			return false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case '}':
-			p.i++
-			return true
-		default:
-			return false
+		if more, ok := p.next('}'); !more {
+			return ok
 		}
 	}
+}
+
+// next consumes what follows a member or element: a comma (more is true)
+// or the closing byte (more false, ok true); anything else is invalid.
+func (p *metaScanner) next(closing byte) (more, ok bool) {
+	p.space()
+	if p.i >= len(p.b) {
+		return false, false
+	}
+	switch p.b[p.i] {
+	case ',':
+		p.i++
+		p.space()
+		return true, true
+	case closing:
+		p.i++
+		return false, true
+	}
+	return false, false
 }
 
 // member consumes the value of key in an object read as level.
@@ -208,19 +216,8 @@ func (p *metaScanner) array(depth int) bool {
 		if !p.value(depth, levelOther) {
 			return false
 		}
-		p.space()
-		if p.i >= len(p.b) {
-			return false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case ']':
-			p.i++
-			return true
-		default:
-			return false
+		if more, ok := p.next(']'); !more {
+			return ok
 		}
 	}
 }
