@@ -14,7 +14,8 @@
 // device (a scan cannot block, and only reads directories and regular
 // *.json files), and never descends into another mount — another file
 // system or a bind mount of the same one (statx mount ids; st_dev where
-// the kernel reports none). A *.json name that the directory listing
+// the kernel reports none), nor reads or lists a file mounted over a name.
+// A *.json name that the directory listing
 // reported as a regular file is opened (O_NOFOLLOW|O_NONBLOCK|O_NOCTTY)
 // before it is described, so one swapped for a FIFO or device in between
 // is opened without blocking, seen for what it is, and closed unread.

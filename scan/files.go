@@ -17,6 +17,8 @@ import (
 // so the order in which files were examined never shows.
 type sink struct {
 	opts      Options
+	rootDev   uint64
+	rootMnt   uint64 // 0: the kernel gives no mount id; compare st_dev
 	files     fileChunks
 	sorted    []*File // files in Path order (sort)
 	errs      []*fserr.Error
@@ -53,6 +55,10 @@ func (s *sink) examine(dirfd int, dir string, name []byte, nameZ *byte) {
 	p := dir + "/" + string(name)
 	switch mode := uint32(stx.Mode); mode & unix.S_IFMT {
 	case unix.S_IFREG:
+		if !s.onRootMount(&stx) { // a file mounted over the name: not opened
+			s.note(Note{Path: p, Kind: NoteOtherMount})
+			return
+		}
 		s.regular(dirfd, name, nameZ, p, &stx)
 	case unix.S_IFDIR:
 		s.note(Note{Path: p, Kind: NoteChanged, FileKind: fserr.KindOf(mode)})
@@ -69,8 +75,9 @@ func (s *sink) examine(dirfd int, dir string, name []byte, nameZ *byte) {
 // the statx, the identity and the metadata all come from the one file that
 // was read: four system calls instead of five. It returns false, having
 // recorded nothing, when the open or the fstat failed for another reason
-// than the name being gone (a symlink, a socket, a file it may not read):
-// the caller then examines the name by statx, which records what it is.
+// than the name being gone (a symlink, a socket, a file it may not read,
+// no descriptor left): the caller then examines the name by statx, which
+// records what it is.
 func (s *sink) examineOpen(dirfd int, dir string, name []byte, nameZ *byte) bool {
 	fd, err := openatZ(dirfd, nameZ, openFileFlags)
 	switch {
@@ -87,9 +94,11 @@ func (s *sink) examineOpen(dirfd int, dir string, name []byte, nameZ *byte) bool
 	p := dir + "/" + string(name)
 	switch mode := uint32(stx.Mode); mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		if f := s.record(name, p, &stx); f != nil {
+		if !s.onRootMount(&stx) { // a file mounted over the name: not read
+			s.note(Note{Path: p, Kind: NoteOtherMount})
+		} else if s.accept(name, p) {
 			ts, reason, err := s.readMetadata(fd, stx.Size)
-			s.stamp(f, ts, reason, err)
+			s.stamped(p, &stx, ts, reason, err)
 		}
 	case unix.S_IFDIR:
 		s.note(Note{Path: p, Kind: NoteChanged, FileKind: fserr.KindOf(mode)})
@@ -103,22 +112,43 @@ func (s *sink) examineOpen(dirfd int, dir string, name []byte, nameZ *byte) bool
 // statx described as stx, with its metadata timestamp when enabled and
 // available.
 func (s *sink) regular(dirfd int, name []byte, nameZ *byte, p string, stx *unix.Statx_t) {
-	if f := s.record(name, p, stx); f != nil && s.opts.Metadata && isJSON(name) {
-		ts, reason, err := s.fileMetadata(dirfd, nameZ, stx)
-		s.stamp(f, ts, reason, err)
+	if !s.accept(name, p) {
+		return
 	}
+	var ts stamp
+	var reason MetaReason
+	var err error
+	if s.opts.Metadata && isJSON(name) {
+		ts, reason, err = s.fileMetadata(dirfd, nameZ, stx)
+	}
+	s.stamped(p, stx, ts, reason, err)
 }
 
-// record records a regular file as a leftover of an interrupted deletion
-// or as a File judged by its mtime, which it returns (nil otherwise).
-func (s *sink) record(name []byte, p string, stx *unix.Statx_t) *File {
+// accept reports whether a regular file is to be recorded as a File: its
+// name must be UTF-8 (else it is an error), and a leftover of an
+// interrupted deletion is recorded apart.
+func (s *sink) accept(name []byte, p string) bool {
 	if !utf8.Valid(name) {
 		s.fail(fserr.OpStat, p, fserr.ErrNotUTF8)
-		return nil
+		return false
 	}
 	if bytes.HasPrefix(name, []byte(LeftoverPrefix)) {
 		s.leftovers = append(s.leftovers, p)
-		return nil
+		return false
+	}
+	return true
+}
+
+// stamped records the file p that stx describes, with its metadata
+// timestamp (ts), or judged by its mtime with a note saying why (reason).
+// A metadata read that failed for want of something other than permission
+// (EMFILE, ENOMEM, EIO, ...) is an error instead, and the file is not
+// recorded: judged by its mtime it could be deleted although its metadata
+// says to keep it, and the failure says nothing about the file.
+func (s *sink) stamped(p string, stx *unix.Statx_t, ts stamp, reason MetaReason, err error) {
+	if err != nil && !errors.Is(err, unix.EACCES) && !errors.Is(err, unix.EPERM) {
+		s.fail(fserr.OpReadMeta, p, err)
+		return
 	}
 	f := s.files.add()
 	*f = File{
@@ -131,14 +161,9 @@ func (s *sink) record(name []byte, p string, stx *unix.Statx_t) *File {
 		MtimeNs:         ns(stx.Mtime),
 		CtimeNs:         ns(stx.Ctime),
 	}
-	return f
-}
-
-// stamp gives f its metadata timestamp, or notes why there is none.
-func (s *sink) stamp(f *File, ts stamp, reason MetaReason, err error) {
 	switch {
 	case reason != "":
-		s.note(Note{Path: f.Path, Kind: NoteMetadataUnusable, Reason: reason, Err: err})
+		s.note(Note{Path: p, Kind: NoteMetadataUnusable, Reason: reason, Err: err})
 	case ts.ok:
 		f.Timestamp, f.TimestampSource = ts.sec, SourceMetadata
 	}

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -24,6 +25,10 @@ func TestScanBindMount(t *testing.T) {
 		{"other directory", ".river/tmp/bind", "elsewhere", []string{".river/tmp/self/own.json", "artifacts/.tmp/keep"}},
 		{"onto itself", ".river/tmp/self", ".river/tmp/self", []string{"artifacts/.tmp/keep"}},
 		{"scope dir", ".river/tmp", "elsewhere", []string{"artifacts/.tmp/keep"}},
+		// a file mounted over a *.json name: its content is not read, it
+		// is not listed (an adversarial review found it judged by the
+		// mounted file's metadata)
+		{"file", ".river/tmp/self/own.json", "elsewhere/foreign.json", []string{"artifacts/.tmp/keep"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -31,7 +36,9 @@ func TestScanBindMount(t *testing.T) {
 			write(t, root, "artifacts/.tmp/keep", "x", epoch)
 			write(t, root, "elsewhere/foreign.json", "{}", epoch)
 			write(t, root, ".river/tmp/self/own.json", "{}", epoch)
-			mkdir(t, root, tt.mountAt)
+			if _, err := os.Stat(filepath.Join(root, tt.mountAt)); err != nil {
+				mkdir(t, root, tt.mountAt)
+			}
 			var res Result
 			testtree.InPrivateMountNS(t, func() error {
 				if err := unix.Mount(filepath.Join(root, tt.source), filepath.Join(root, tt.mountAt), "", unix.MS_BIND, ""); err != nil {

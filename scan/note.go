@@ -43,9 +43,9 @@ type MetaReason string
 const (
 	ReasonTooLarge  MetaReason = "too-large"     // larger than MetadataByteCap; not read
 	ReasonGrew      MetaReason = "grew"          // grew beyond the cap while being read
-	ReasonOpen      MetaReason = "open-failed"   // could not be opened (Note.Err)
-	ReasonStat      MetaReason = "stat-failed"   // could not be fstat'ed (Note.Err)
-	ReasonRead      MetaReason = "read-failed"   // read error (Note.Err)
+	ReasonOpen      MetaReason = "open-failed"   // not permitted to open (Note.Err)
+	ReasonStat      MetaReason = "stat-failed"   // not permitted to fstat (Note.Err)
+	ReasonRead      MetaReason = "read-failed"   // not permitted to read (Note.Err)
 	ReasonReplaced  MetaReason = "replaced"      // another file by the time it was opened
 	ReasonInvalid   MetaReason = "invalid-json"  // not one well-formed JSON object
 	ReasonAmbiguous MetaReason = "ambiguous-key" // a timestamp field occurs twice
@@ -63,7 +63,9 @@ type Note struct {
 	// Reason is set for NoteMetadataUnusable.
 	Reason MetaReason
 	// Err is the system error behind ReasonOpen, ReasonStat or
-	// ReasonRead (a unix.Errno), nil otherwise.
+	// ReasonRead (EACCES or EPERM), nil otherwise. Any other failure to
+	// read metadata is an Error (fserr.OpReadMeta) and the file is not
+	// listed.
 	Err error
 }
 

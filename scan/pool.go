@@ -22,9 +22,8 @@ import (
 // scheduling. A batch shares the descriptors of its directories with the
 // walker by reference count (openDir): a directory is closed once the
 // walker has left or evicted it and the last batch holding its names is
-// done. The queue is bounded, which bounds the memory and the descriptors
-// that pending work keeps open: at most batchDirs per batch, for
-// queueLen waiting batches, one being filled and one per worker.
+// done. The queue is bounded, which bounds memory, and so are the
+// directories that batches pin and the number of workers (see workersFor).
 
 // A batch is handed over once it holds batchNames names or names of
 // batchDirs directories, so that directories of a few files (eval runs)
@@ -34,13 +33,19 @@ const (
 	batchDirs  = 16
 )
 
-// queueLen is the most batches waiting for a worker. With batchDirs it
-// bounds the descriptors that pending batches keep open.
+// queueLen is the most batches waiting for a worker.
 const queueLen = 4
 
 // workers is how many goroutines examine files: one per CPU the runtime
 // may use; with one, the walker examines inline and no pool is started.
 func workers() int { return runtime.GOMAXPROCS(0) }
+
+// Descriptors. A scan keeps open at most: budget directories for the
+// walker (stack.go), budget more pinned by batches (pool.pins), and one
+// file per worker, whose number is capped at budget/2; budget is a
+// quarter of the soft descriptor limit, so a scan stays within three
+// quarters of it, whatever the number of CPUs.
+func workersFor(budget, n int) int { return min(n, max(2, budget/2)) }
 
 // openDir is a directory descriptor shared by the walker and the batches
 // holding names of that directory; the last release closes it.
@@ -69,17 +74,23 @@ type run struct {
 	end int
 }
 
-// pool runs the workers; each one owns a sink.
+// pool runs the workers; each one owns a sink. pins holds a token for
+// every directory a batch keeps open (one per run), so that the
+// directories pinned by pending work stay within a budget of their own.
 type pool struct {
 	jobs  chan job
+	pins  chan struct{}
 	sinks []*sink
 	wg    sync.WaitGroup
 }
 
-func newPool(n int, opts Options) *pool {
-	p := &pool{jobs: make(chan job, queueLen)}
+// newPool starts n workers, each with a sink like proto (options and
+// root mount); at most maxPins directories are pinned by batches at any
+// time.
+func newPool(n, maxPins int, proto *sink) *pool {
+	p := &pool{jobs: make(chan job, queueLen), pins: make(chan struct{}, maxPins)}
 	for range n {
-		s := &sink{opts: opts}
+		s := &sink{opts: proto.opts, rootDev: proto.rootDev, rootMnt: proto.rootMnt}
 		p.sinks = append(p.sinks, s)
 		p.wg.Add(1)
 		go func() {
@@ -89,6 +100,7 @@ func newPool(n int, opts Options) *pool {
 				for _, r := range j.runs {
 					examineAll(s, r.dir.fd, r.dir.path, j.names[start:r.end])
 					r.dir.release()
+					<-p.pins
 					start = r.end
 				}
 			}
@@ -130,8 +142,12 @@ func (w *walker) queue(fd int, d dirent) {
 		w.sink.examine(fd, w.dir.path, d.name, d.nameZ)
 		return
 	}
+	if w.pool == nil {
+		w.pool = newPool(w.workers, w.budget, &w.sink)
+	}
 	j := &w.batch
 	if k := len(j.runs); k == 0 || j.runs[k-1].dir != w.dir {
+		w.pin()
 		w.dir.refs.Add(1) // the batch's
 		j.runs = append(j.runs, run{dir: w.dir})
 	}
@@ -143,13 +159,22 @@ func (w *walker) queue(fd int, d dirent) {
 	}
 }
 
+// pin takes a token for one more directory pinned by a batch. When none
+// is left it first hands over its own batch, so that the workers, which
+// never wait for the walker, finish batches and give tokens back.
+func (w *walker) pin() {
+	select {
+	case w.pool.pins <- struct{}{}:
+	default:
+		w.flush()
+		w.pool.pins <- struct{}{}
+	}
+}
+
 // flush hands the current batch to the pool.
 func (w *walker) flush() {
 	if w.batchN == 0 {
 		return
-	}
-	if w.pool == nil {
-		w.pool = newPool(w.workers, w.opts)
 	}
 	w.pool.jobs <- w.batch
 	w.batch, w.batchN = job{names: make([]byte, 0, cap(w.batch.names))}, 0

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -148,5 +149,32 @@ func TestExamineReplacedEntry(t *testing.T) {
 	}
 	if !slices.Equal(s.notes, want) || s.files.n != 0 || len(s.errs) != 0 {
 		t.Errorf("notes %+v, %d files, errors %v; want notes %+v only", s.notes, s.files.n, s.errs, want)
+	}
+}
+
+// TestMetadataFailureKeepsTheFile: a *.json file whose metadata could not
+// be read for want of a resource (EMFILE, ENOMEM, EIO) is an error and is
+// not listed, so it is neither judged by its mtime nor deleted; a file it
+// may not read (EACCES) is judged by its mtime, with a note saying why.
+func TestMetadataFailureKeepsTheFile(t *testing.T) {
+	stx := unix.Statx_t{Mode: unix.S_IFREG | 0o644, Size: 2}
+	for _, tt := range []struct {
+		err  error
+		kept bool // listed as a File
+	}{
+		{unix.EMFILE, false}, {unix.ENFILE, false}, {unix.ENOMEM, false}, {unix.EIO, false},
+		{unix.EACCES, true}, {unix.EPERM, true},
+	} {
+		s := &sink{opts: Options{Metadata: true}}
+		s.stamped(".river/memory/a.json", &stx, stamp{}, ReasonOpen, tt.err)
+		if got := s.files.n == 1; got != tt.kept {
+			t.Errorf("%v: listed %v, want %v", tt.err, got, tt.kept)
+		}
+		if tt.kept && (len(s.notes) != 1 || s.notes[0].Reason != ReasonOpen || len(s.errs) != 0) {
+			t.Errorf("%v: notes %+v, errors %v; want one open-failed note", tt.err, s.notes, s.errs)
+		}
+		if !tt.kept && (len(s.errs) != 1 || s.errs[0].Op != fserr.OpReadMeta || !errors.Is(s.errs[0], tt.err)) {
+			t.Errorf("%v: errors %v; want one read-meta error", tt.err, s.errs)
+		}
 	}
 }

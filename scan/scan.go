@@ -78,7 +78,10 @@ type Result struct {
 	// Errors are the problems that made part of the scope unreadable or
 	// unlistable, so the inventory may be incomplete (river gc reports
 	// them in errors[] and exits 1); sorted by Path, Op, then cause. Op is
-	// fserr.OpOpenDir, OpReadDir or OpStat; a name that is not valid UTF-8
+	// fserr.OpOpenDir, OpReadDir, OpStat, or OpReadMeta for a *.json file
+	// whose metadata could not be read for another reason than permission
+	// (the file is not listed, so it is neither judged nor deleted); a
+	// name that is not valid UTF-8
 	// has cause fserr.ErrNotUTF8 (OpOpenDir for a directory, not
 	// descended; OpStat for a file, not listed); an unknown scope is
 	// {OpOpenDir, ".", fserr.ErrUnknownScope}.
@@ -116,7 +119,7 @@ func Scan(rootfd int, scope skill.Scope, opts Options) Result {
 // workers; it returns the walker unfinished, so that tests can see how it
 // walked.
 func scanWith(rootfd int, scope skill.Scope, opts Options, budget, workers int) *walker {
-	w := &walker{sink: sink{opts: opts}, scope: scope, budget: budget, workers: workers}
+	w := &walker{sink: sink{opts: opts}, scope: scope, budget: budget, workers: workersFor(budget, workers)}
 	dirs := scope.Dirs()
 	if dirs == nil {
 		w.fail(fserr.OpOpenDir, ".", fserr.ErrUnknownScope)

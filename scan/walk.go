@@ -28,8 +28,6 @@ const getdentsBufSize = 128 << 10
 // swapped for a symlink during the scan is never followed.
 type walker struct {
 	scope     skill.Scope
-	rootDev   uint64
-	rootMnt   uint64 // 0: the kernel gives no mount id; compare st_dev
 	recursive bool
 	filter    func(name []byte) bool // nil: every name
 
@@ -150,11 +148,11 @@ func (w *walker) sameMount(fd int, rel []byte) (dirID, bool) {
 }
 
 // onRootMount compares st_dev always and the mount id when both are known.
-func (w *walker) onRootMount(stx *unix.Statx_t) bool {
-	if devOf(stx) != w.rootDev {
+func (s *sink) onRootMount(stx *unix.Statx_t) bool {
+	if devOf(stx) != s.rootDev {
 		return false
 	}
-	return w.rootMnt == 0 || mntOf(stx) == 0 || mntOf(stx) == w.rootMnt
+	return s.rootMnt == 0 || mntOf(stx) == 0 || mntOf(stx) == s.rootMnt
 }
 
 // mntOf is the statx mount id, or 0 when the kernel did not report one.
@@ -287,6 +285,10 @@ func (w *walker) visit(dirfd int, d dirent) {
 	}
 	switch mode := uint32(stx.Mode); mode & unix.S_IFMT {
 	case unix.S_IFREG:
+		if !w.onRootMount(&stx) { // a file mounted over the name: not opened
+			w.note(Note{Path: w.entryPath(d.name), Kind: NoteOtherMount})
+			return
+		}
 		w.regular(dirfd, d.name, d.nameZ, w.entryPath(d.name), &stx)
 	case unix.S_IFDIR:
 		if !w.recursive {
