@@ -40,6 +40,7 @@ func TestParallelScanWhileDescriptorsChurn(t *testing.T) {
 	}
 	defer unix.Close(rootfd)
 	want := scanWith(rootfd, skill.ScopeMemory, Options{Metadata: true}, maxBudget, 1).finish()
+	before := openDescriptors(t) // before the churn, which holds one now and then
 	var stop atomic.Bool
 	var wg sync.WaitGroup
 	for range 4 {
@@ -54,7 +55,6 @@ func TestParallelScanWhileDescriptorsChurn(t *testing.T) {
 			}
 		}()
 	}
-	before := openDescriptors(t)
 	for iter := range 1 {
 		for _, budget := range []int{1, 2, 3, 5} {
 			for _, nw := range []int{2, 3, 8, 16} {
