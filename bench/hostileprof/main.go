@@ -51,31 +51,15 @@ func profile(dir string, k int, pattern, cpu, mem string) error {
 	}
 	cfg := gc.Config{Root: r, Scopes: skill.Scopes(), Now: time.Date(2025, 11, 29, 0, 0, 0, 0, time.UTC).Unix(),
 		Retention: skill.Retention{Days: num("60"), MaxEntries: num("1000"), MaxSizeMb: num("500")}, Excludes: ex, Metadata: true}
-	if cpu != "" {
-		f, err := os.Create(cpu)
+	return profiled(cpu, mem, func() error {
+		start := time.Now()
+		out, err := gc.Run(context.Background(), cfg)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
-	runtime.MemProfileRate = 64 << 10
-	start := time.Now()
-	out, err := gc.Run(context.Background(), cfg)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("%d excludes: %v, removed %d\n", k, time.Since(start), out.RemovedCount())
-	if mem != "" {
-		f, err := os.Create(mem)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		return pprof.Lookup("allocs").WriteTo(f, 0)
-	}
-	return nil
+		fmt.Printf("%d excludes: %v, removed %d\n", k, time.Since(start), out.RemovedCount())
+		return nil
+	})
 }
 
 func num(s string) jsonnum.Number {
@@ -94,6 +78,19 @@ func profileCLI(k int, pattern, cpu, mem string) error {
 	for range k {
 		args = append(args, "--exclude", pattern)
 	}
+	return profiled(cpu, mem, func() error {
+		start := time.Now()
+		if _, _, err := cliparse.Parse(&grammar, args); err != nil {
+			return err
+		}
+		fmt.Printf("parsed %d --exclude in %v\n", len(grammar.Exclude), time.Since(start))
+		return nil
+	})
+}
+
+// profiled runs work with a CPU profile written to cpu and, after it, the
+// allocation profile written to mem (either "" for none).
+func profiled(cpu, mem string, work func() error) error {
 	if cpu != "" {
 		f, err := os.Create(cpu)
 		if err != nil {
@@ -104,11 +101,9 @@ func profileCLI(k int, pattern, cpu, mem string) error {
 		defer pprof.StopCPUProfile()
 	}
 	runtime.MemProfileRate = 64 << 10
-	start := time.Now()
-	if _, _, err := cliparse.Parse(&grammar, args); err != nil {
+	if err := work(); err != nil {
 		return err
 	}
-	fmt.Printf("parsed %d --exclude in %v\n", len(grammar.Exclude), time.Since(start))
 	if mem != "" {
 		f, err := os.Create(mem)
 		if err != nil {

@@ -15,25 +15,27 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/synth"
+
+	"github.com/plangate-gc/plangate-gc/bench/internal/measure"
 )
 
 func main() {
 	sizes := flag.String("n", "10000,100000,1000000", "comma-separated entry counts")
 	runs := flag.Int("runs", 3, "runs per program and size (the median is reported)")
 	flag.Parse()
-	if err := measure(*sizes, *runs); err != nil {
+	if err := compare(*sizes, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "ratio:", err)
 		os.Exit(1)
 	}
 }
 
-func measure(sizes string, runs int) error {
+// compare generates a document per size, runs both binaries on it
+// alternately and prints the medians and their ratios.
+func compare(sizes string, runs int) error {
 	dir, err := os.MkdirTemp("", "plangate-ratio")
 	if err != nil {
 		return err
@@ -75,8 +77,8 @@ func measure(sizes string, runs int) error {
 			tBase, rBase = append(tBase, t), append(rBase, r)
 		}
 		in := float64(st.Size())
-		fmt.Printf("| %d | %.1f | %.3f | %.3f | %.2f | %.2f | %.2f |\n", n, in/1e6, median(tOurs), median(tBase), median(tOurs)/median(tBase),
-			median(rOurs)/in, median(rBase)/in)
+		fmt.Printf("| %d | %.1f | %.3f | %.3f | %.2f | %.2f | %.2f |\n", n, in/1e6, measure.Median(tOurs), measure.Median(tBase), measure.Median(tOurs)/measure.Median(tBase),
+			measure.Median(rOurs)/in, measure.Median(rBase)/in)
 	}
 	return nil
 }
@@ -89,38 +91,6 @@ func once(doc, bin string, args ...string) (float64, float64, error) {
 		return 0, 0, err
 	}
 	defer in.Close()
-	// The peak RSS comes from GNU time, not our wait4: Go starts children
-	// with CLONE_VM|CLONE_VFORK, so a child's ru_maxrss starts at this
-	// harness's own high-water mark (see bench/rivergc).
-	rss, err := os.CreateTemp("", "ratio-rss")
-	if err != nil {
-		return 0, 0, err
-	}
-	rss.Close()
-	defer os.Remove(rss.Name())
-	cmd := exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", rss.Name(), "--", bin}, args...)...)
-	cmd.Stdin, cmd.Stderr = in, os.Stderr
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		return 0, 0, fmt.Errorf("%s: %w", filepath.Base(bin), err)
-	}
-	wall := time.Since(start).Seconds()
-	data, err := os.ReadFile(rss.Name())
-	if err != nil {
-		return 0, 0, err
-	}
-	kb, err := strconv.ParseFloat(strings.TrimSpace(string(data)), 64)
-	if err != nil {
-		return 0, 0, fmt.Errorf("time -f %%M: %q: %w", data, err)
-	}
-	return wall, kb * 1024, nil
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+	r, err := measure.Run(append([]string{bin}, args...), measure.Options{Stdin: in})
+	return r.Wall, r.RSS, err
 }

@@ -30,6 +30,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/plangate-gc/plangate-gc/bench/internal/measure"
 )
 
 // gcFlags make every river-gc run deterministic: a pinned clock and an
@@ -155,19 +157,19 @@ func (b *bench) dryRun(n int) (float64, error) {
 	}
 	var tg, tf, tc, tm, rg, rf, cg, cf []float64
 	for i := -1; i < b.runs; i++ { // i == -1: warm-up, not recorded
-		t, r, c, err := run(gc, nil)
+		t, r, c, err := run(gc)
 		if err != nil {
 			return 0, err
 		}
-		t2, r2, c2, err := run(find, nil)
+		t2, r2, c2, err := run(find)
 		if err != nil {
 			return 0, err
 		}
-		t3, _, _, err := run(findCat, nil)
+		t3, _, _, err := run(findCat)
 		if err != nil {
 			return 0, err
 		}
-		t4, _, _, err := run(gcMtime, nil)
+		t4, _, _, err := run(gcMtime)
 		if err != nil {
 			return 0, err
 		}
@@ -176,10 +178,10 @@ func (b *bench) dryRun(n int) (float64, error) {
 			cg, cf = append(cg, c), append(cf, c2)
 		}
 	}
-	fmt.Printf("| %d | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f ÷ %.2f | %.3f (%.2f) | %.3f (%.2f) |\n", files, removed, median(tg), median(tf), median(tg)/median(tf),
-		median(rg)/1e6, (300*float64(files)+30e6)/1e6, median(rf)/1e6, median(tg)/float64(files)*1e6, median(cg), median(cf),
-		median(tc), median(tg)/median(tc), median(tm), median(tm)/median(tf))
-	return median(tg), nil
+	fmt.Printf("| %d | %d | %.3f | %.3f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f ÷ %.2f | %.3f (%.2f) | %.3f (%.2f) |\n", files, removed, measure.Median(tg), measure.Median(tf), measure.Median(tg)/measure.Median(tf),
+		measure.Median(rg)/1e6, (300*float64(files)+30e6)/1e6, measure.Median(rf)/1e6, measure.Median(tg)/float64(files)*1e6, measure.Median(cg), measure.Median(cf),
+		measure.Median(tc), measure.Median(tg)/measure.Median(tc), measure.Median(tm), measure.Median(tm)/measure.Median(tf))
+	return measure.Median(tg), nil
 }
 
 // force times river-gc --force and find -delete, each on a fresh copy of
@@ -210,7 +212,7 @@ func (b *bench) force(n int) error {
 		if err := fresh(); err != nil {
 			return err
 		}
-		t, r, _, err := run(gc, nil)
+		t, r, _, err := run(gc)
 		if err != nil {
 			return err
 		}
@@ -218,7 +220,7 @@ func (b *bench) force(n int) error {
 		if err := fresh(); err != nil {
 			return err
 		}
-		t2, _, _, err := run(find, nil)
+		t2, _, _, err := run(find)
 		if err != nil {
 			return err
 		}
@@ -226,8 +228,8 @@ func (b *bench) force(n int) error {
 	}
 	fmt.Println("| files | river-gc --force deletes | find -delete deletes | river-gc s | find s | time ratio (goal ≤ 1.5) | µs per deleted file, river-gc ÷ find | river-gc peak RSS MB |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
-	fmt.Printf("| %d | %d | %d | %.3f | %.3f | %.2f | %.2f | %.1f |\n", files, removed, files, median(tg), median(tf), median(tg)/median(tf),
-		(median(tg)/float64(removed))/(median(tf)/float64(files)), median(rg)/1e6)
+	fmt.Printf("| %d | %d | %d | %.3f | %.3f | %.2f | %.2f | %.1f |\n", files, removed, files, measure.Median(tg), measure.Median(tf), measure.Median(tg)/measure.Median(tf),
+		(measure.Median(tg)/float64(removed))/(measure.Median(tf)/float64(files)), measure.Median(rg)/1e6)
 	return nil
 }
 
@@ -278,19 +280,19 @@ func (b *bench) hostile(counts string) error {
 		}
 		var ts, rs []float64
 		for range b.runs {
-			t, r, _, killed, err := runFor(hostileLimit, args, nil)
+			res, err := measure.Run(args, measure.Options{Limit: hostileLimit})
 			if err != nil {
 				return fmt.Errorf("%d excludes: %w", k, err)
 			}
-			if killed {
-				fmt.Printf("| %d | 100 | killed after %.0f s (not finished) | %.1f at the kill |\n", k, t, r/1e6)
+			if res.Killed {
+				fmt.Printf("| %d | 100 | killed after %.0f s (not finished) | %.1f at the kill |\n", k, res.Wall, res.RSS/1e6)
 				ts = nil
 				break
 			}
-			ts, rs = append(ts, t), append(rs, r)
+			ts, rs = append(ts, res.Wall), append(rs, res.RSS)
 		}
 		if ts != nil {
-			fmt.Printf("| %d | 100 | %.3f | %.1f |\n", k, median(ts), median(rs)/1e6)
+			fmt.Printf("| %d | 100 | %.3f | %.1f |\n", k, measure.Median(ts), measure.Median(rs)/1e6)
 		}
 	}
 	return nil

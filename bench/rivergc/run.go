@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,85 +8,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
-	"syscall"
-	"time"
+
+	"github.com/plangate-gc/plangate-gc/bench/internal/measure"
 )
 
-// run runs argv with stdout to /dev/null (or to out) and returns its wall
-// time in seconds, its peak RSS in bytes (for a shell pipeline: the
-// largest of the shell and the children it waited for) and the CPU time
-// (user + system seconds, children included) it used.
-//
-// The peak RSS comes from GNU time (/usr/bin/time -f %M), not from our own
-// wait4: Go starts children with CLONE_VM|CLONE_VFORK, so the child's
-// ru_maxrss starts at this harness's own high-water mark when it execs
-// (this harness decodes river-gc's 1M-file output once and would report
-// its own 700 MB for a 10 MB find). time(1) forks, so the measured
-// program's mark starts from time's 2 MB.
-func run(argv []string, out *os.File) (wall, rss, cpu float64, err error) {
-	wall, rss, cpu, _, err = runFor(0, argv, out)
-	return wall, rss, cpu, err
-}
-
-// runFor is run with a time limit (0: none): a run that takes longer is
-// killed, and killed reports it with the time and peak RSS until then.
-func runFor(limit time.Duration, argv []string, out *os.File) (wall, rss, cpu float64, killed bool, err error) {
-	ctx, cancel := context.Background(), context.CancelFunc(func() {})
-	if limit > 0 {
-		ctx, cancel = context.WithTimeout(ctx, limit)
-	}
-	defer cancel()
-	rssFile, err := os.CreateTemp("", "rivergc-rss")
-	if err != nil {
-		return 0, 0, 0, false, err
-	}
-	rssFile.Close()
-	defer os.Remove(rssFile.Name())
-	cmd := exec.CommandContext(ctx, "/usr/bin/time", append([]string{"-f", "%U %S %M", "-o", rssFile.Name(), "--"}, argv...)...)
-	// On timeout, kill time's child (the measured program) by its id, so
-	// that time still reports the peak RSS it reached.
-	cmd.Cancel = func() error {
-		kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", cmd.Process.Pid, cmd.Process.Pid))
-		for _, f := range strings.Fields(string(kids)) {
-			if pid, err := strconv.Atoi(f); err == nil {
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-		return nil
-	}
-	cmd.Stderr = os.Stderr
-	if out != nil {
-		cmd.Stdout = out
-	} else {
-		null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-		if err != nil {
-			return 0, 0, 0, false, err
-		}
-		defer null.Close()
-		cmd.Stdout = null
-	}
-	start := time.Now()
-	err = cmd.Run()
-	wall = time.Since(start).Seconds()
-	if data, rerr := os.ReadFile(rssFile.Name()); rerr == nil {
-		f := strings.Fields(string(data)) // "Command terminated by signal 9" precedes the numbers
-		if len(f) >= 3 {
-			user, _ := strconv.ParseFloat(f[len(f)-3], 64)
-			sys, _ := strconv.ParseFloat(f[len(f)-2], 64)
-			kb, _ := strconv.ParseFloat(f[len(f)-1], 64)
-			rss, cpu = kb*1024, user+sys
-		}
-	}
-	if ctx.Err() != nil {
-		return wall, rss, cpu, true, nil
-	}
-	if err != nil {
-		return 0, 0, 0, false, fmt.Errorf("%s: %w", filepath.Base(argv[0]), err)
-	}
-	return wall, rss, cpu, false, nil
+// run runs argv with stdout to /dev/null and returns its wall time in
+// seconds, its peak RSS in bytes and its CPU seconds (bench/internal/measure).
+func run(argv []string) (wall, rss, cpu float64, err error) {
+	r, err := measure.Run(argv, measure.Options{})
+	return r.Wall, r.RSS, r.CPU, err
 }
 
 // removedCount runs river-gc once with --json and counts removed[],
@@ -154,13 +83,4 @@ func countFiles(root string) int {
 		return nil
 	})
 	return n
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

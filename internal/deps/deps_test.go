@@ -49,9 +49,10 @@ var allowed = map[string][]string{
 
 	"bench/baseline":            {},
 	"bench/gen":                 {"internal/synth"},
-	"bench/ratio":               {"internal/synth"},
+	"bench/ratio":               {"bench/internal/measure", "internal/synth"},
 	"bench/gctree":              {},
-	"bench/rivergc":             {},
+	"bench/rivergc":             {"bench/internal/measure"},
+	"bench/internal/measure":    {},
 	"bench/hostileprof":         {"gc", "internal/cliparse", "jsonnum", "skill"},
 	"examples":                  {},
 	"integrations/river-review": {},
