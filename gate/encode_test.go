@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/plangate-gc/plangate-gc/jsonnum"
+	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/plangate-gc/plangate-gc/gitignore"
-	"github.com/plangate-gc/plangate-gc/jsonnum"
+	"github.com/plangate-gc/plangate-gc/internal/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
 	"github.com/plangate-gc/plangate-gc/schemas"
 	"github.com/plangate-gc/plangate-gc/skill"
 )

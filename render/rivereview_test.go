@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/plangate-gc/plangate-gc/internal/contracts"
-	"github.com/plangate-gc/plangate-gc/pipeline"
+	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 	"github.com/plangate-gc/plangate-gc/render"
 )
 

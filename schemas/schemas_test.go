@@ -12,7 +12,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/contracts"
 	_ "github.com/plangate-gc/plangate-gc/internal/golden"
-	"github.com/plangate-gc/plangate-gc/pipeline"
+	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/schemas"
 )

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	_ "github.com/plangate-gc/plangate-gc/internal/golden"
-	"github.com/plangate-gc/plangate-gc/jsonnum"
+	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
 )
 
 const now = 1764374400

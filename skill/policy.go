@@ -3,7 +3,7 @@ package skill
 import (
 	"math"
 
-	"github.com/plangate-gc/plangate-gc/jsonnum"
+	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
 )
 
 // retentionQuestions returns one invalid-retention question per key that

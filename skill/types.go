@@ -7,7 +7,7 @@
 // returned as data so that render can word it and river gc can act on it.
 package skill
 
-import "github.com/plangate-gc/plangate-gc/jsonnum"
+import "github.com/plangate-gc/plangate-gc/internal/jsonnum"
 
 // Scope names one of the four artifact families river gc collects.
 type Scope string

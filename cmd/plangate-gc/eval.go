@@ -5,7 +5,7 @@ import (
 	"os"
 	"regexp"
 
-	"github.com/plangate-gc/plangate-gc/eval"
+	"github.com/plangate-gc/plangate-gc/internal/eval"
 )
 
 // evalCmd runs the evaluation harness over fixture cases, in-process;

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 
 	"errors"
 	"fmt"

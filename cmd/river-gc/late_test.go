@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 )
 
 // TestOutputPathsRecheckedAtWriteTime (SPEC B2): an output directory

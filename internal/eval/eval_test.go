@@ -9,13 +9,13 @@ import (
 	"testing"
 
 	"github.com/plangate-gc/plangate-gc/internal/golden"
-	"github.com/plangate-gc/plangate-gc/pipeline"
+	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 )
 
 // TestFixtures runs the harness over the committed fixtures; -update
 // rewrites their expectations (refused for a non-deterministic judge).
 func TestFixtures(t *testing.T) {
-	rep, err := Run("../fixtures", Production, Config{Update: *golden.Update})
+	rep, err := Run("../../fixtures", Production, Config{Update: *golden.Update})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func writeCase(t *testing.T, from string, edit func(name string, data []byte) []
 		t.Fatal(err)
 	}
 	for _, name := range []string{InputFile, ExpectedText, ExpectedJSON} {
-		data, err := os.ReadFile(filepath.Join("../fixtures", from, name))
+		data, err := os.ReadFile(filepath.Join("../../fixtures", from, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -150,7 +150,7 @@ func TestUpdateWritesMissingExpectations(t *testing.T) {
 	if err != nil || rep.Passed != 1 {
 		t.Fatalf("update run: %v %+v", err, rep)
 	}
-	want, _ := os.ReadFile(filepath.Join("../fixtures/count-tie-broken-by-path", ExpectedText))
+	want, _ := os.ReadFile(filepath.Join("../../fixtures/count-tie-broken-by-path", ExpectedText))
 	got, _ := os.ReadFile(filepath.Join(dir, "the-case", ExpectedText))
 	if !bytes.Equal(want, got) {
 		t.Errorf("rewritten expectation differs:\n%s", got)

@@ -1,4 +1,4 @@
-package examples
+package workflow
 
 import (
 	"bytes"

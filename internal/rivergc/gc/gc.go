@@ -19,12 +19,12 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/plangate-gc/plangate-gc/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
-	"github.com/plangate-gc/plangate-gc/sweep"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 )
 
 // Config is a validated river gc invocation.

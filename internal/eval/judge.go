@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"io"
 
-	"github.com/plangate-gc/plangate-gc/pipeline"
+	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 )
 
 // Judge renders an input stream as plangate-gc would print it on stdout.

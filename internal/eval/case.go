@@ -17,7 +17,7 @@ import (
 	"regexp"
 	"sort"
 
-	"github.com/plangate-gc/plangate-gc/pipeline"
+	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 	"github.com/plangate-gc/plangate-gc/render"
 )
 

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

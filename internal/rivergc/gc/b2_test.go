@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/testtree"
-	"github.com/plangate-gc/plangate-gc/jsonnum"
+	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/plangate-gc/plangate-gc/pipeline"
+	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 )
 
 // FuzzJudge feeds arbitrary bytes through the whole skill: it must never
@@ -13,7 +13,7 @@ import (
 // satisfy the invariants (guarded and excluded paths never removed,
 // removed sorted and unique, one reason each, counts consistent).
 func FuzzJudge(f *testing.F) {
-	inputs, _ := filepath.Glob("../fixtures/*/input.json")
+	inputs, _ := filepath.Glob("../../fixtures/*/input.json")
 	for _, p := range inputs {
 		if data, err := os.ReadFile(p); err == nil && len(data) < 1<<16 {
 			f.Add(data)

@@ -6,7 +6,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/scan"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

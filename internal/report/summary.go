@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/plangate-gc/plangate-gc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/skill"
 )

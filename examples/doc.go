@@ -1,3 +1,0 @@
-// Package examples holds example files for users of plangate-gc and
-// river-gc (weekly-gc.yml, a GitHub Actions workflow); its tests lint them.
-package examples
