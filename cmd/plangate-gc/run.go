@@ -11,8 +11,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
-	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/internal/pipeline"
+	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/schemas"
 )

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
-	"github.com/plangate-gc/plangate-gc/internal/gitignore"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gitindex"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
-	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
+	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
+	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gitindex"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

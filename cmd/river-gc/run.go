@@ -18,13 +18,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/plangate-gc/plangate-gc/gate"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/progress"
+	"github.com/plangate-gc/plangate-gc/internal/report"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/render"
-	"github.com/plangate-gc/plangate-gc/internal/report"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

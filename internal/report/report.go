@@ -13,8 +13,8 @@ import (
 
 	"golang.org/x/text/width"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/skill"
 )

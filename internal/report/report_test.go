@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
-	"github.com/plangate-gc/plangate-gc/render"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

@@ -7,10 +7,10 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/render"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

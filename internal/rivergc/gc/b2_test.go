@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/plangate-gc/plangate-gc/internal/testtree"
 	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
+	"github.com/plangate-gc/plangate-gc/internal/testtree"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

@@ -23,8 +23,8 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
-	"github.com/plangate-gc/plangate-gc/skill"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // Config is a validated river gc invocation.
