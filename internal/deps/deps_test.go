@@ -45,6 +45,7 @@ var allowed = map[string][]string{
 	"internal/testtree":  {},
 	"internal/asnobody":  {},
 	"internal/contracts": {},
+	"internal/upstream":  {"internal/contracts"},
 	"internal/deps":      {},
 
 	"bench/baseline":            {},
