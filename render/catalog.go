@@ -112,6 +112,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	keyGCWarning:     {"警告", "warning"},
 	keyGCQuestion:    {"要確認", "question"},
 	keyGCErrors:      {"エラー %s 件 (標準エラー出力に記載)", "errors: %s (listed on stderr)"},
+	"gc-linux-only":  {"river-gc は Linux でのみ動作します (%s では何も削除しません)。plangate-gc はどの OS でも動作します。", "river-gc runs on Linux only (nothing is touched on %s); plangate-gc runs everywhere."},
 	// river gc (package report): totals, tables, removals, warnings,
 	// errors, notes, --explain, --summary-file and progress.
 	"gc-total-force":     {"合計 %s (%s ファイル) を削除しました", "Total reclaimed space: %s, files: %s"},

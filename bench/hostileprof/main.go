@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command hostileprof profiles gc.Run with k copies of a hostile --exclude
 // over a tree given with -root (the river-gc dry-run path without the CLI):
 //

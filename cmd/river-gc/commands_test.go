@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 // The custom testscript commands the river-gc scripts use to build and

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command river-gc is `river gc` (seed 000, SPEC Part B; SPEC is
 // docs/spec.md): it scans River Review's artifact scopes, asks the
 // plangate-gc engine what to remove, and deletes it only with --force. All

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package asnobody lets a package's tests run a piece of themselves as the
 // unprivileged user 65534: the suite runs as root, which could read and
 // delete anything, so real permission errors need another user. The test

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package report words river gc's outcome for people and machines: the
 // human summary (ja/en, from render's one catalog), the JSON result of seed
 // 000 with SPEC B3's additions, and the errors on stderr. It decides

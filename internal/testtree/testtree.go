@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package testtree builds file trees for the file-system tests of scan,
 // sweep and river-gc. It is test support only.
 package testtree

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package gc is river gc's run: scan each scope, ask the engine, and with
 // --force delete what it decided, per file and race-safely. Data flows one
 // way: scan → skill → sweep.

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package gitindex tells river gc which files under its root are tracked
 // by git, so that SPEC B2 ("Git-tracked files are never deleted") holds.
 //

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package scan is the read-only file-system side of river gc: it walks the
 // directories of one scope (SPEC Part B, skill.Scope.Dirs) below a
 // repository root, given as one open directory descriptor, and returns an

@@ -1,3 +1,5 @@
+//go:build linux
+
 package scan
 
 // Accept -update, so that `go test ./... -update` runs in every package;

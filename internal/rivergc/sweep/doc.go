@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package sweep is the destructive file-system side of river gc --force: it
 // deletes, race-safely and checking each file alone, exactly the targets it
 // is given, puts back files an interrupted run left under a private name, and

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sweep
 
 // Accept -update, so that `go test ./... -update` runs in every package;
