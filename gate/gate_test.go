@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-
-	_ "github.com/plangate-gc/plangate-gc/internal/golden"
 )
 
 const validDoc = `{"inventory":{"scope":"memory","paths":[{"path":".river/memory/a.json","sizeBytes":1,"mtimeEpoch":1}]},"retention":{"days":90,"maxEntries":1000,"maxSizeMb":500},"now":1764374400}`

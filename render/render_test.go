@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/plangate-gc/plangate-gc/internal/golden"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

@@ -11,7 +11,6 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/plangate-gc/plangate-gc/internal/contracts"
-	_ "github.com/plangate-gc/plangate-gc/internal/golden"
 	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/schemas"

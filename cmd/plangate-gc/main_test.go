@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/plangate-gc/plangate-gc/internal/golden"
 )
 
 func TestMain(m *testing.M) {
@@ -19,6 +17,6 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
-		UpdateScripts: *golden.Update,
+		UpdateScripts: *update,
 	})
 }

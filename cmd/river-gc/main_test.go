@@ -18,8 +18,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
-
-	"github.com/plangate-gc/plangate-gc/internal/golden"
 )
 
 // nobody is the unprivileged uid and gid the permission scripts run
@@ -54,7 +52,7 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
 		WorkdirRoot:   work,
-		UpdateScripts: *golden.Update,
+		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", tools+string(filepath.ListSeparator)+env.Getenv("PATH"))
 			env.Values[locksKey{}] = map[string]func() error{}

@@ -10,7 +10,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plangate-gc/plangate-gc/internal/contracts"
-	_ "github.com/plangate-gc/plangate-gc/internal/golden"
 )
 
 // frontmatter returns the YAML between the leading "---" lines of SKILL.md,

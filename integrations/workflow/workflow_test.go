@@ -11,8 +11,6 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-
-	_ "github.com/plangate-gc/plangate-gc/internal/golden"
 )
 
 // actionlintPkg is the pinned linter: go install builds it into a temporary

@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/alecthomas/kong"
-
-	_ "github.com/plangate-gc/plangate-gc/internal/golden"
 )
 
 type grammar struct {

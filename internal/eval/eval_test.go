@@ -8,14 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plangate-gc/plangate-gc/internal/golden"
 	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 )
 
 // TestFixtures runs the harness over the committed fixtures; -update
 // rewrites their expectations (refused for a non-deterministic judge).
 func TestFixtures(t *testing.T) {
-	rep, err := Run("../../fixtures", Production, Config{Update: *golden.Update})
+	rep, err := Run("../../fixtures", Production, Config{Update: *update})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package jsonnum
 import (
 	"math"
 	"testing"
-
-	_ "github.com/plangate-gc/plangate-gc/internal/golden"
 )
 
 func TestParse(t *testing.T) {

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	_ "github.com/plangate-gc/plangate-gc/internal/golden"
 )
 
 func TestUnix(t *testing.T) {
