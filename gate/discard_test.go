@@ -68,11 +68,18 @@ func FuzzDiscardAgreesWithBuild(f *testing.F) {
 func hostileDoc(rng *rand.Rand) string {
 	var b strings.Builder
 	b.WriteString(`{"inventory":{"scope":` + pick(rng, `"memory"`, `["memory"]`, `{"a":1}`, `"x"`) +
-		`,"paths":` + pick(rng, `[{"path":".river/memory/a.json","sizeBytes":1,"mtimeEpoch":1}]`, `{"0":1}`, `[]`) +
+		`,"paths":` + pick(rng, `[{"path":".river/memory/a.json","sizeBytes":1,"mtimeEpoch":1}]`, `{"0":1}`, `[]`,
+		`[{"path":".river/memory/a.json","sizeBytes":1,"mtimeEpoch":1,`+hostileMember(rng, 3)+`}]`,
+		`[[{"path":"a"}],{},1,"x",{"path":".river/memory/b","sizeBytes":2,"mtimeEpoch":null}]`,
+		`[{"path":{"a":1},"sizeBytes":[1],"mtimeEpoch":{},"type":["dir"]}]`,
+		`[{"path":".river/memory/c","sizeBytes":1e400,"mtimeEpoch":-1e999999999}]`) +
 		`,` + hostileMember(rng, 3) + `},"retention":{"days":` + pick(rng, `90`, `[90]`, `1e999999999`, `{}`) +
 		`,"maxEntries":1000,"maxSizeMb":500},"now":` + pick(rng, `1764374400`, `[1]`, `{"now":1}`, `-1`))
 	for range rng.IntN(4) {
 		b.WriteString("," + hostileMember(rng, 4))
+	}
+	if rng.IntN(3) == 0 {
+		b.WriteString(`,"excludes":` + pick(rng, `["[abc","ok/**"]`, `[["x"],{"y":"[z"}]`, `"x"`, `{"0":"[a"}`))
 	}
 	if rng.IntN(3) == 0 {
 		b.WriteString(`,"hardGuards":` + pick(rng, `["a",["b"],{"c":1}]`, `{"a":"b"}`, `[1e400,"\ud800"]`))
@@ -220,5 +227,38 @@ func TestDuplicateKeysAreLinearAndBounded(t *testing.T) {
 	}
 	if first := ge.Problems[0].Pointer; first != "/x/k0" {
 		t.Errorf("first reason at %s, want /x/k0", first)
+	}
+}
+
+// TestKeySetIsASet holds keySet to a map over objects of every size, with
+// repeats, empty keys and keys that are prefixes of others, across resets
+// and through the switch to a map.
+func TestKeySetIsASet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var s keySet
+	for round := range 300 {
+		want := map[string]bool{}
+		n := rng.IntN(3000)
+		if round%3 == 0 {
+			n = rng.IntN(20)
+		}
+		for i := range n {
+			k := strconv.Itoa(rng.IntN(n + 1))
+			if rng.IntN(5) == 0 {
+				k = k[:rng.IntN(len(k)+1)]
+			}
+			key := s.intern([]byte(k))
+			if key != k {
+				t.Fatalf("intern(%q) = %q", k, key)
+			}
+			if dup := s.add(key); dup != want[k] {
+				t.Fatalf("round %d key %d %q: dup %v, want %v", round, i, k, dup, want[k])
+			}
+			want[k] = true
+			if round%7 == 1 && i == n/2 {
+				s.toMap()
+			}
+		}
+		s.reset()
 	}
 }

@@ -170,14 +170,17 @@ func (p *parser) value(depth int) (any, error) {
 // placeholder of the same JSON type: an empty object or array (which the
 // schema can only find of the wrong type, see builds), or nil.
 func (p *parser) skipped(c byte, depth int) (v any, err error) {
+	known := shapeAt(p.path) != shapeNone // else nobody looks at v
 	p.discard++
 	switch c {
 	case '{':
-		_, err = p.object(depth + 1)
-		v = map[string]any{}
+		if _, err = p.object(depth + 1); known {
+			v = map[string]any{}
+		}
 	case '[':
-		_, err = p.array(depth + 1)
-		v = []any{}
+		if _, err = p.array(depth + 1); known {
+			v = []any{}
+		}
 	case '"':
 		_, err = p.str()
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
@@ -189,22 +192,27 @@ func (p *parser) skipped(c byte, depth int) (v any, err error) {
 	return v, err
 }
 
+// object parses an object. A built one holds its known keys (and, with
+// buildAll, all); the keys of unknown members, and all keys in discard
+// mode, only go to the key set of its depth, to find repeats.
 func (p *parser) object(depth int) (any, error) {
 	p.read() //nolint:errcheck // the '{' was peeked
 	var obj map[string]any
-	var keys *keySet
 	switch {
 	case p.discard > 0:
-		if p.keySets == nil { // never grown: the pointers below stay valid
-			p.keySets = make([]keySet, maxDepth+1)
-		}
-		keys = &p.keySets[depth]
-		defer keys.reset()
 	case p.reuse != nil: // a paths item: one map serves them all
 		obj, p.reuse = p.reuse, nil
 		clear(obj)
 	default:
 		obj = map[string]any{}
+	}
+	var keys *keySet
+	if !p.buildAll {
+		if p.keySets == nil { // never grown: the pointers below stay valid
+			p.keySets = make([]keySet, maxDepth+1)
+		}
+		keys = &p.keySets[depth]
+		defer keys.reset()
 	}
 	c, _, err := p.skipSpace()
 	if err != nil {
@@ -230,6 +238,12 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, err
 		}
 		p.path = append(p.path, seg{key: key, index: -1})
+		member := obj != nil && (keys == nil || shapeAt(p.path) != shapeNone)
+		if member && keys != nil { // the map keeps the key: a string of its own
+			key = internString(key)
+			keys.drop()
+			p.path[len(p.path)-1].key = key
+		}
 		var v any
 		if p.discard == 0 && p.isPaths() {
 			v, err = p.pathsArray(depth)
@@ -240,11 +254,11 @@ func (p *parser) object(depth int) (any, error) {
 			return nil, err
 		}
 		dup := false
-		if keys != nil {
-			dup = keys.add(key)
-		} else {
+		if member {
 			_, dup = obj[key]
 			obj[key] = v
+		} else {
+			dup = keys.add(key)
 		}
 		if dup {
 			p.problem(CodeDuplicateKey, fmt.Sprintf("duplicate key %q", key))

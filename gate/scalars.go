@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -249,6 +250,25 @@ func (p *parser) hex4() (rune, error) {
 	p.off += 4
 	return r, nil
 }
+
+// internString is intern for a string that must not be kept (it lives in
+// a key set's buffer): the schema's names as constants, others copied.
+func internString(k string) string {
+	switch k {
+	case "path", "sizeBytes", "mtimeEpoch", "type", "inventory", "scope", "paths", "retention", "days",
+		"maxEntries", "maxSizeMb", "now", "hardGuards", "excludes":
+		for _, name := range schemaNames {
+			if name == k {
+				return name
+			}
+		}
+	}
+	return strings.Clone(k)
+}
+
+// schemaNames are the input schema's property names.
+var schemaNames = [...]string{"path", "sizeBytes", "mtimeEpoch", "type", "inventory", "scope", "paths", "retention",
+	"days", "maxEntries", "maxSizeMb", "now", "hardGuards", "excludes"}
 
 // intern returns the schema's key names without allocating: they repeat
 // once per inventory entry.

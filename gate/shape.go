@@ -1,7 +1,5 @@
 package gate
 
-import "unsafe"
-
 // The shapes the input schema gives its positions. The parser builds only
 // what the schema looks at: the known objects and arrays, and the scalars
 // at known positions. Everything else — the value of an unknown key, and a
@@ -116,61 +114,4 @@ func (p *parser) builds(c byte) bool {
 		return c != '{' && c != '['
 	}
 	return false
-}
-
-// keySet detects a repeated key within one object in discard mode, in time
-// linear in its keys: a short object is scanned, a long one hashed.
-type keySet struct {
-	keys []string
-	m    map[string]struct{}
-	// text holds the bytes of keys; it is reused after reset, when no
-	// string carved from it is alive any more (p.path has popped them).
-	text []byte
-}
-
-// intern copies b into the set's text and returns it as a string that is
-// valid until reset.
-func (s *keySet) intern(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	if cap(s.text)-len(s.text) < len(b) { // a new block: strings already carved keep the old one
-		s.text = make([]byte, 0, max(2*cap(s.text), len(b), 256))
-	}
-	start := len(s.text)
-	s.text = append(s.text, b...)
-	return unsafe.String(&s.text[start], len(b))
-}
-
-// linearKeys is the size past which a keySet switches to a map.
-const linearKeys = 16
-
-// add records k and reports whether it was already there.
-func (s *keySet) add(k string) (dup bool) {
-	if s.m != nil {
-		if _, dup = s.m[k]; !dup {
-			s.m[k] = struct{}{}
-		}
-		return dup
-	}
-	for _, x := range s.keys {
-		if x == k {
-			return true
-		}
-	}
-	s.keys = append(s.keys, k)
-	if len(s.keys) > linearKeys {
-		s.m = make(map[string]struct{}, 2*len(s.keys))
-		for _, x := range s.keys {
-			s.m[x] = struct{}{}
-		}
-	}
-	return false
-}
-
-// reset empties s for the next object; a map is dropped, not cleared, so
-// that a huge object does not make every later small one pay for it.
-func (s *keySet) reset() {
-	clear(s.keys)
-	s.keys, s.m, s.text = s.keys[:0], nil, s.text[:0]
 }
