@@ -106,11 +106,13 @@ type Reader struct {
 	// pos is the stream offset after the last document; start and end
 	// delimit the last document read (the fuzz target checks those bytes).
 	pos, start, end int64
-	// paths backs the documents' Path strings and scratch is the parser's
-	// token buffer, both kept across documents: a document costs what its
+	// paths backs the documents' Path strings, scratch is the parser's
+	// token buffer and keySets its duplicate-key sets, all kept across
+	// documents: a document costs what its
 	// bytes need, not a fresh buffer (SPEC B4).
 	paths   arena
 	scratch []byte
+	keySets *[maxDepth + 1]keySet
 	// buildAll is the parser's oracle mode (tests only, see shape.go).
 	buildAll bool
 }
@@ -132,8 +134,8 @@ func (r *Reader) Next() (skill.Input, error) {
 	if r.ended {
 		return skill.Input{}, io.EOF
 	}
-	p := &parser{r: r.in, doc: r.docs + 1, paths: &r.paths, scratch: r.scratch, buildAll: r.buildAll}
-	defer func() { r.scratch = p.scratch[:0] }()
+	p := &parser{r: r.in, doc: r.docs + 1, paths: &r.paths, scratch: r.scratch, keySets: r.keySets, buildAll: r.buildAll}
+	defer func() { r.scratch, r.keySets = p.scratch[:0], p.keySets }()
 	_, more, err := p.skipSpace()
 	if err != nil {
 		r.failed = err

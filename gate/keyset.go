@@ -127,8 +127,16 @@ func (s *keySet) toMap() {
 	s.offs, s.table, s.n = s.offs[:0], nil, 0
 }
 
+// keepText is the largest record buffer a keySet keeps for the next
+// object (the Reader keeps its key sets for the whole stream).
+const keepText = 64 << 10
+
 // reset empties s for the next object; a table is dropped, not cleared,
-// so that a huge object does not make every later small one pay for it.
+// so that a huge object does not make every later small one pay for it,
+// and so is a large buffer.
 func (s *keySet) reset() {
 	s.text, s.offs, s.table, s.n, s.big, s.pending = s.text[:0], s.offs[:0], nil, 0, nil, 0
+	if cap(s.text) > keepText {
+		s.text = nil
+	}
 }

@@ -59,7 +59,7 @@ type parser struct {
 	// discard > 0 while reading a value that is not built (shape.go);
 	// keySets[d] then holds the keys of the open object at depth d.
 	discard int
-	keySets []keySet
+	keySets *[maxDepth + 1]keySet
 	// buildAll builds every value, as the gate once did: the oracle the
 	// discard mode is tested against.
 	buildAll bool
@@ -209,7 +209,7 @@ func (p *parser) object(depth int) (any, error) {
 	var keys *keySet
 	if !p.buildAll {
 		if p.keySets == nil { // never grown: the pointers below stay valid
-			p.keySets = make([]keySet, maxDepth+1)
+			p.keySets = new([maxDepth + 1]keySet)
 		}
 		keys = &p.keySets[depth]
 		defer keys.reset()
