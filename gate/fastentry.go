@@ -196,12 +196,18 @@ func plainInt(b []byte, k int) (v int64, next int, ok bool) {
 	return v, k, true
 }
 
-// arenaBlock is the size of the blocks path strings are carved from.
-const arenaBlock = 1 << 20
+// arenaBlock is the largest block path strings are carved from; the first
+// is arenaFirst bytes and each next one twice the last, so that a tiny
+// document pays for a tiny block (SPEC B4: no fixed cost per document).
+const (
+	arenaFirst = 4 << 10
+	arenaBlock = 1 << 20
+)
 
 // arena makes strings out of large shared blocks: a million paths cost a
-// hundred allocations, not a million, and no size-class rounding. A block
-// is only ever appended to, so the bytes under a string never change.
+// few dozen allocations, not a million, and no size-class rounding. A
+// block is only ever appended to, so the bytes under a string never
+// change; the Reader keeps one arena for all its documents.
 type arena struct{ block []byte }
 
 func (a *arena) string(b []byte) string {
@@ -209,7 +215,8 @@ func (a *arena) string(b []byte) string {
 		return string(b)
 	}
 	if cap(a.block)-len(a.block) < len(b) {
-		a.block = make([]byte, 0, arenaBlock)
+		size := max(min(max(2*cap(a.block), arenaFirst), arenaBlock), len(b))
+		a.block = make([]byte, 0, size)
 	}
 	start := len(a.block)
 	a.block = append(a.block, b...)

@@ -12,7 +12,7 @@ import (
 // general runs one element through the general path: the strict parser,
 // then entryOf, then the schema; ok is whether all of them accept.
 func general(text string) (skill.Entry, bool) {
-	p := &parser{r: bufio.NewReader(strings.NewReader(text))}
+	p := &parser{r: bufio.NewReader(strings.NewReader(text)), path: append(keySegs("inventory", "paths"), seg{index: 0})}
 	v, err := p.value(3)
 	if err != nil || len(p.probs) > 0 {
 		return skill.Entry{}, false

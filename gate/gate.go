@@ -106,6 +106,15 @@ type Reader struct {
 	// pos is the stream offset after the last document; start and end
 	// delimit the last document read (the fuzz target checks those bytes).
 	pos, start, end int64
+	// paths backs the documents' Path strings, scratch is the parser's
+	// token buffer and keySets its duplicate-key sets, all kept across
+	// documents: a document costs what its
+	// bytes need, not a fresh buffer (SPEC B4).
+	paths   arena
+	scratch []byte
+	keySets *[maxDepth + 1]keySet
+	// buildAll is the parser's oracle mode (tests only, see shape.go).
+	buildAll bool
 }
 
 // NewReader prepares to read concatenated JSON documents from r.
@@ -125,7 +134,8 @@ func (r *Reader) Next() (skill.Input, error) {
 	if r.ended {
 		return skill.Input{}, io.EOF
 	}
-	p := &parser{r: r.in, doc: r.docs + 1}
+	p := &parser{r: r.in, doc: r.docs + 1, paths: &r.paths, scratch: r.scratch, keySets: r.keySets, buildAll: r.buildAll}
+	defer func() { r.scratch, r.keySets = p.scratch[:0], p.keySets }()
 	_, more, err := p.skipSpace()
 	if err != nil {
 		r.failed = err
@@ -158,12 +168,12 @@ func (r *Reader) Next() (skill.Input, error) {
 		return skill.Input{}, err
 	}
 	if len(p.probs) > 0 {
-		return skill.Input{}, newError(p.probs)
+		return skill.Input{}, newError(p.probs, p.dropped)
 	}
 	probs := validateDocument(root, p.unsafe, p.items)
 	probs = append(probs, items.probs...)
 	if len(probs) > 0 || items.bad > 0 {
-		e := newError(probs)
+		e := newError(probs, 0)
 		if items.bad > maxProblems {
 			e.Problems = append(e.Problems, Problem{Code: CodeProblemsCapped, Pointer: "/inventory/paths",
 				Message: fmt.Sprintf("%d further invalid entries not examined", items.bad-maxProblems)})
@@ -173,11 +183,43 @@ func (r *Reader) Next() (skill.Input, error) {
 	return buildInput(root.(map[string]any), items.entries), nil
 }
 
-// newError sorts and de-duplicates problems and caps their number.
-func newError(probs []Problem) *Error {
+// newError sorts and de-duplicates problems and caps their number; dropped
+// problems were already compacted away (compact) and count among the rest.
+func newError(probs []Problem, dropped int) *Error {
+	out := sortProblems(probs)
+	if extra := len(out) - maxProblems + dropped; extra > 0 {
+		out = append(out[:min(len(out), maxProblems)], Problem{Code: CodeProblemsCapped,
+			Message: fmt.Sprintf("%d more problems not shown", extra)})
+	}
+	return &Error{Problems: out}
+}
+
+// compactAt is the length at which the parser's problem list is compacted.
+const compactAt = 8 * maxProblems
+
+// compact keeps the first maxProblems distinct problems in pointer order and
+// adds the number of the others to dropped. The problems kept are the ones
+// newError would show, whatever comes later: a later problem can only push
+// one out. A dropped problem found again later is counted again, so the
+// count of the rest counts occurrences past the first maxProblems.
+func compact(probs []Problem, dropped int) ([]Problem, int) {
+	out := sortProblems(probs)
+	if len(out) <= maxProblems {
+		return out, dropped
+	}
+	dropped += len(out) - maxProblems
+	clear(out[maxProblems:])
+	return out[:maxProblems], dropped
+}
+
+// sortProblems sorts problems (JSON pointer order, then message) and
+// removes repeats, in place.
+func sortProblems(probs []Problem) []Problem {
 	segs := make(map[string][]string, len(probs))
 	for _, p := range probs {
-		segs[p.Pointer] = strings.Split(p.Pointer, "/")
+		if _, ok := segs[p.Pointer]; !ok {
+			segs[p.Pointer] = strings.Split(p.Pointer, "/")
+		}
 	}
 	sort.SliceStable(probs, func(i, j int) bool {
 		if c := comparePointers(segs[probs[i].Pointer], segs[probs[j].Pointer]); c != 0 {
@@ -192,12 +234,7 @@ func newError(probs []Problem) *Error {
 		}
 		out = append(out, p)
 	}
-	if len(out) > maxProblems {
-		extra := len(out) - maxProblems
-		out = append(out[:maxProblems], Problem{Code: CodeProblemsCapped,
-			Message: fmt.Sprintf("%d more problems not shown", extra)})
-	}
-	return &Error{Problems: out}
+	return out
 }
 
 // comparePointers orders JSON pointers segment by segment, array indexes
@@ -221,11 +258,24 @@ func comparePointers(as, bs []string) int {
 }
 
 // pointer builds an RFC 6901 JSON pointer from path segments.
-func pointer(segs []string) string {
+func pointer(segs []seg) string {
 	var b strings.Builder
 	for _, s := range segs {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(s))
+		if s.index >= 0 {
+			b.WriteString(strconv.Itoa(s.index))
+			continue
+		}
+		for i := 0; i < len(s.key); i++ {
+			switch s.key[i] {
+			case '~':
+				b.WriteString("~0")
+			case '/':
+				b.WriteString("~1")
+			default:
+				b.WriteByte(s.key[i])
+			}
+		}
 	}
 	return b.String()
 }

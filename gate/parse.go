@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -37,14 +36,14 @@ type parser struct {
 	r      *bufio.Reader
 	doc    int // 1-based number of the document being read, for ReadError
 	off    int64
-	path   []string // JSON pointer segments of the value being parsed
+	path   []seg // JSON pointer segments of the value being parsed
 	probs  []Problem
 	onItem itemFunc
 	// onEntry receives the paths elements the fast path converted; the
 	// fast path runs for the elements of an array at fastDepth (0: never).
 	onEntry   func(skill.Entry)
 	fastDepth int
-	paths     arena // backs the fast path's Path strings
+	paths     *arena // backs the fast path's Path strings
 	items     int
 	// unsafe is set when a number literal needs jsonnum.Safe before it may
 	// be handed to math/big; it is reset per paths item and per document.
@@ -57,6 +56,15 @@ type parser struct {
 	// items are consumed by onItem before the next one is parsed.
 	reuse    map[string]any
 	itemMaps map[string]any
+	// discard > 0 while reading a value that is not built (shape.go);
+	// keySets[d] then holds the keys of the open object at depth d.
+	discard int
+	keySets *[maxDepth + 1]keySet
+	// buildAll builds every value, as the gate once did: the oracle the
+	// discard mode is tested against.
+	buildAll bool
+	// dropped counts problems compacted away past maxProblems (problem).
+	dropped int
 }
 
 func (p *parser) fail(msg string) error { return &syntaxError{offset: p.off, msg: msg} }
@@ -115,8 +123,14 @@ func (p *parser) skipSpace() (c byte, ok bool, err error) {
 	}
 }
 
+// problem records a reason at the current position. The list stays
+// bounded: past a few times maxProblems it is compacted to the first
+// maxProblems distinct reasons, and the rest are counted in dropped.
 func (p *parser) problem(code Code, msg string) {
 	p.probs = append(p.probs, Problem{Code: code, Pointer: pointer(p.path), Message: msg})
+	if len(p.probs) >= compactAt {
+		p.probs, p.dropped = compact(p.probs, p.dropped)
+	}
 }
 
 // value parses one JSON value at the given container depth.
@@ -134,10 +148,15 @@ func (p *parser) value(depth int) (any, error) {
 			p.problem(CodeDepth, fmt.Sprintf("value nested deeper than %d levels", maxDepth))
 			return nil, p.skipContainer()
 		}
+		if p.discard == 0 && !p.builds(c) {
+			return p.skipped(c, depth)
+		}
 		if c == '{' {
 			return p.object(depth + 1)
 		}
 		return p.array(depth + 1)
+	case p.discard == 0 && !p.builds(c):
+		return p.skipped(c, depth)
 	case c == '"':
 		return p.str()
 	case c == '-' || (c >= '0' && c <= '9'):
@@ -147,12 +166,53 @@ func (p *parser) value(depth int) (any, error) {
 	}
 }
 
+// skipped reads the value starting with c in discard mode and returns a
+// placeholder of the same JSON type: an empty object or array (which the
+// schema can only find of the wrong type, see builds), or nil.
+func (p *parser) skipped(c byte, depth int) (v any, err error) {
+	known := shapeAt(p.path) != shapeNone // else nobody looks at v
+	p.discard++
+	switch c {
+	case '{':
+		if _, err = p.object(depth + 1); known {
+			v = map[string]any{}
+		}
+	case '[':
+		if _, err = p.array(depth + 1); known {
+			v = []any{}
+		}
+	case '"':
+		_, err = p.str()
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		_, err = p.number()
+	default:
+		_, err = p.literal()
+	}
+	p.discard--
+	return v, err
+}
+
+// object parses an object. A built one holds its known keys (and, with
+// buildAll, all); the keys of unknown members, and all keys in discard
+// mode, only go to the key set of its depth, to find repeats.
 func (p *parser) object(depth int) (any, error) {
 	p.read() //nolint:errcheck // the '{' was peeked
-	obj := map[string]any{}
-	if p.reuse != nil { // a paths item: one map serves them all
+	var obj map[string]any
+	switch {
+	case p.discard > 0:
+	case p.reuse != nil: // a paths item: one map serves them all
 		obj, p.reuse = p.reuse, nil
 		clear(obj)
+	default:
+		obj = map[string]any{}
+	}
+	var keys *keySet
+	if !p.buildAll {
+		if p.keySets == nil { // never grown: the pointers below stay valid
+			p.keySets = new([maxDepth + 1]keySet)
+		}
+		keys = &p.keySets[depth]
+		defer keys.reset()
 	}
 	c, _, err := p.skipSpace()
 	if err != nil {
@@ -170,16 +230,22 @@ func (p *parser) object(depth int) (any, error) {
 		if !ok || c != '"' {
 			return nil, p.fail("expected a string object key")
 		}
-		key, err := p.str()
+		key, err := p.key(keys)
 		if err != nil {
 			return nil, err
 		}
 		if err := p.expect(':'); err != nil {
 			return nil, err
 		}
-		p.path = append(p.path, key.(string))
+		p.path = append(p.path, seg{key: key, index: -1})
+		member := obj != nil && (keys == nil || shapeAt(p.path) != shapeNone)
+		if member && keys != nil { // the map keeps the key: a string of its own
+			key = internString(key)
+			keys.drop()
+			p.path[len(p.path)-1].key = key
+		}
 		var v any
-		if p.isPaths() {
+		if p.discard == 0 && p.isPaths() {
 			v, err = p.pathsArray(depth)
 		} else {
 			v, err = p.value(depth)
@@ -187,11 +253,17 @@ func (p *parser) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, dup := obj[key.(string)]; dup {
+		dup := false
+		if member {
+			_, dup = obj[key]
+			obj[key] = v
+		} else {
+			dup = keys.add(key)
+		}
+		if dup {
 			p.problem(CodeDuplicateKey, fmt.Sprintf("duplicate key %q", key))
 		}
 		p.path = p.path[:len(p.path)-1]
-		obj[key.(string)] = v
 		sep, err := p.read()
 		if err != nil {
 			return nil, err
@@ -242,7 +314,7 @@ func (p *parser) expect(want byte) error {
 // isPaths reports whether the value about to be parsed sits at
 // /inventory/paths of the top-level object.
 func (p *parser) isPaths() bool {
-	return p.onItem != nil && len(p.path) == 2 && p.path[0] == "inventory" && p.path[1] == "paths"
+	return p.onItem != nil && len(p.path) == 2 && p.path[0].is("inventory") && p.path[1].is("paths")
 }
 
 // pathsArray streams /inventory/paths: each element goes to onItem and the
@@ -261,20 +333,25 @@ func (p *parser) pathsArray(depth int) (any, error) {
 		p.fastDepth = depth + 1
 	}
 	defer func() { p.reuse, p.fastDepth = nil, 0 }()
-	return p.elements(depth+1, func(i int, v any) {
+	_, err = p.elements(depth+1, func(i int, v any) {
 		p.onItem(i, v, p.itemUnsafe)
 		p.items++
 		p.reuse = p.itemMaps
 	})
+	return []any{}, err
 }
 
 func (p *parser) array(depth int) (any, error) {
+	if p.discard > 0 {
+		return p.elements(depth, func(int, any) {})
+	}
 	arr := []any{}
 	_, err := p.elements(depth, func(_ int, v any) { arr = append(arr, v) })
 	return arr, err
 }
 
-// elements parses '[' values ']' and hands each value to add.
+// elements parses '[' values ']' and hands each value to add; it
+// returns no value (nil), the callers have theirs.
 func (p *parser) elements(depth int, add func(int, any)) (any, error) {
 	p.read() //nolint:errcheck // the '[' was peeked
 	c, _, err := p.skipSpace()
@@ -283,11 +360,11 @@ func (p *parser) elements(depth int, add func(int, any)) (any, error) {
 	}
 	if c == ']' {
 		p.read() //nolint:errcheck
-		return []any{}, nil
+		return nil, nil
 	}
 	for i := 0; ; i++ {
 		if depth != p.fastDepth || !p.fastEntry() {
-			p.path = append(p.path, strconv.Itoa(i))
+			p.path = append(p.path, seg{index: i})
 			saved := p.unsafe
 			p.unsafe = false
 			v, err := p.value(depth)
@@ -310,7 +387,7 @@ func (p *parser) elements(depth int, add func(int, any)) (any, error) {
 		case ',':
 			continue
 		case ']':
-			return []any{}, nil
+			return nil, nil
 		}
 		return nil, p.fail("expected ',' or ']' in array")
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -31,6 +32,9 @@ func (p *parser) literal() (any, error) {
 }
 
 func (p *parser) number() (any, error) {
+	if p.discard > 0 && !p.buildAll {
+		return nil, p.skipNumber()
+	}
 	buf := p.scratch[:0]
 	defer func() { p.scratch = buf }()
 	for {
@@ -41,7 +45,7 @@ func (p *parser) number() (any, error) {
 		if err != nil {
 			return nil, p.ioFail(err)
 		}
-		if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+		if numberByte(c) {
 			p.off++
 			buf = append(buf, c)
 			continue
@@ -51,7 +55,7 @@ func (p *parser) number() (any, error) {
 	}
 	n, ok := parseNumber(string(buf))
 	if !ok {
-		return nil, p.fail(fmt.Sprintf("invalid number %q", buf))
+		return nil, p.fail(fmt.Sprintf("invalid number %q", shorten(string(buf))))
 	}
 	if n.Safe() != n.Literal {
 		p.unsafe = true
@@ -59,9 +63,37 @@ func (p *parser) number() (any, error) {
 	return json.Number(n.Literal), nil
 }
 
-// str parses a string (the opening quote is peeked), rejecting control
-// characters, invalid UTF-8 and escaped lone surrogates.
+// numberByte reports whether c can be part of a number token: the token
+// is every such byte in a row, then checked as a whole.
+func numberByte(c byte) bool {
+	return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// str parses a string value (the opening quote is peeked), rejecting
+// control characters, invalid UTF-8 and escaped lone surrogates; in
+// discard mode it checks the same and builds nothing (nil).
 func (p *parser) str() (any, error) {
+	if p.discard > 0 && !p.buildAll {
+		_, err := p.scan(false, nil)
+		return nil, err
+	}
+	s, err := p.scan(true, nil)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// key parses an object key, which is always built: duplicate keys are
+// found by it. In discard mode it is carved from keys, which lives until
+// the object ends (keySet.reset).
+func (p *parser) key(keys *keySet) (string, error) {
+	return p.scan(true, keys)
+}
+
+// scan reads one string; build selects whether its value is kept, in keys
+// when given, else in a string of its own.
+func (p *parser) scan(build bool, keys *keySet) (string, error) {
 	p.read() //nolint:errcheck
 	buf := p.scratch[:0]
 	defer func() { p.scratch = buf }()
@@ -69,20 +101,29 @@ func (p *parser) str() (any, error) {
 	for {
 		c, err := p.read()
 		if err != nil {
-			return nil, err
+			return "", err
+		}
+		if !build && len(buf) > 0 {
+			buf = buf[:0]
 		}
 		switch {
 		case c == '"':
 			if bad {
 				p.problem(CodeUTF8, "string is not valid UTF-8")
 			}
+			switch {
+			case !build:
+				return "", nil
+			case keys != nil:
+				return keys.intern(buf), nil
+			}
 			return intern(buf), nil
 		case c < 0x20:
-			return nil, p.fail("control character in string")
+			return "", p.fail("control character in string")
 		case c == '\\':
 			e, err := p.read()
 			if err != nil {
-				return nil, err
+				return "", err
 			}
 			switch e {
 			case '"', '\\', '/':
@@ -100,11 +141,11 @@ func (p *parser) str() (any, error) {
 			case 'u':
 				r, err := p.unicodeEscape()
 				if err != nil {
-					return nil, err
+					return "", err
 				}
 				buf = appendCodePoint(buf, r)
 			default:
-				return nil, p.fail("invalid escape in string")
+				return "", p.fail("invalid escape in string")
 			}
 		case c >= utf8.RuneSelf:
 			// Check raw multi-byte sequences here: buf also holds escaped
@@ -112,7 +153,7 @@ func (p *parser) str() (any, error) {
 			p.unread()
 			r, size, err := p.rawRune()
 			if err != nil {
-				return nil, err
+				return "", err
 			}
 			if r == utf8.RuneError && size == 1 {
 				bad = true
@@ -209,6 +250,25 @@ func (p *parser) hex4() (rune, error) {
 	p.off += 4
 	return r, nil
 }
+
+// internString is intern for a string that must not be kept (it lives in
+// a key set's buffer): the schema's names as constants, others copied.
+func internString(k string) string {
+	switch k {
+	case "path", "sizeBytes", "mtimeEpoch", "type", "inventory", "scope", "paths", "retention", "days",
+		"maxEntries", "maxSizeMb", "now", "hardGuards", "excludes":
+		for _, name := range schemaNames {
+			if name == k {
+				return name
+			}
+		}
+	}
+	return strings.Clone(k)
+}
+
+// schemaNames are the input schema's property names.
+var schemaNames = [...]string{"path", "sizeBytes", "mtimeEpoch", "type", "inventory", "scope", "paths", "retention",
+	"days", "maxEntries", "maxSizeMb", "now", "hardGuards", "excludes"}
 
 // intern returns the schema's key names without allocating: they repeat
 // once per inventory entry.

@@ -4,6 +4,8 @@ package gate
 // without recursion, so that a megabyte of '[' cannot exhaust the stack;
 // it still checks the syntax, because the next document starts after it.
 func (p *parser) skipContainer() error {
+	p.discard++ // nothing in it is built
+	defer func() { p.discard-- }()
 	var stack []byte
 	const (
 		wantValue = iota

@@ -20,7 +20,8 @@ type Document struct {
 }
 
 // Text writes the review lines of SPEC A10: summary, warnings, questions,
-// then REMOVE lines; or the NO_REVIEW line.
+// then REMOVE lines; or the NO_REVIEW line. A path that River Review's line
+// reader would not read back as itself is quoted (textpath.go).
 func Text(w io.Writer, d Document, lang Lang) error {
 	var b []byte
 	if d.Gate != nil {
@@ -34,14 +35,16 @@ func Text(w io.Writer, d Document, lang Lang) error {
 		b = line(b, "(summary):1: ", msg(lang, keySummary, string(r.Scope),
 			itoa(c.Keep), itoa(c.Remove), itoa(c.HardGuarded), itoa(c.Excluded)))
 		for _, wa := range r.Warnings {
+			wa.Path, wa.First = textPath(wa.Path), textPath(wa.First)
 			b = line(b, "(warning):1: [severity=major] ", WarningMessage(wa, r.Scope, lang))
 		}
 	}
 	for _, q := range r.Questions {
+		q.Path = textPath(q.Path)
 		b = line(b, "(question):1: ", QuestionMessage(q, r.Scope, lang))
 	}
 	for _, dec := range r.Removed {
-		b = append(b, dec.Path...)
+		b = appendTextPath(b, dec.Path)
 		b = append(b, ":0: [severity=minor] "...)
 		b = append(appendRemoveMessage(b, dec, lang), '\n')
 		if len(b) > 1<<16 { // a million REMOVE lines are written, not held
