@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +23,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/progress"
 	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/outfile"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/render"
@@ -200,7 +200,7 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 			// were validated (a directory swapped for a link into a scope).
 			err := late(checkOutputFiles(cfg.Root, c.OutputFile, ""))
 			if err == nil {
-				err = writeAtomically(c.OutputFile, write)
+				err = outfile.WriteAtomically(c.OutputFile, write)
 			}
 			if err != nil {
 				failed = err
@@ -219,7 +219,7 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 		}
 		err := late(checkOutputFiles(cfg.Root, "", c.SummaryFile))
 		if err == nil {
-			err = appendFile(c.SummaryFile, buf.Bytes())
+			err = outfile.Append(c.SummaryFile, buf.Bytes())
 		}
 		if err != nil {
 			return errors.Join(failed, err)
@@ -273,36 +273,6 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// appendFile appends data to path (--summary-file), creating it 0644;
-// O_NOFOLLOW refuses a symlink put there since the flags were checked.
-func appendFile(path string, data []byte) error {
-	// O_NONBLOCK: a FIFO put at the path during the run must not hang us;
-	// the descriptor itself is then checked, so what was swapped in since
-	// the flags were validated (a FIFO, a hard link) is refused.
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
-	if err != nil {
-		return fmt.Errorf("--summary-file: %w", err)
-	}
-	var st syscall.Stat_t
-	switch err = syscall.Fstat(int(f.Fd()), &st); {
-	case err != nil:
-	case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
-		err = errNotRegular
-	case st.Nlink > 1:
-		err = errLinked
-	}
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("--summary-file %s: %w", path, err)
-	}
-	return nil
-}
-
 // pullRepeated takes the values of the repeatable flags out of args
 // before kong sees them: kong appends to a slice flag in time quadratic in
 // its count, so 100,000 --exclude flags would take minutes. Only the plain
@@ -343,6 +313,14 @@ func setFlags(kctx *kong.Context) map[string]bool {
 	return set
 }
 
+// checkOutputFiles is outfile.Check, a config error when it refuses.
+func checkOutputFiles(root *gc.Root, outputFile, summaryFile string) error {
+	if err := outfile.Check(root, outputFile, summaryFile); err != nil {
+		return &configError{err: err}
+	}
+	return nil
+}
+
 // late turns a check that failed after the run into a runtime failure
 // (exit 1): by then files may have been deleted, so it is no config error.
 func late(err error) error {
@@ -351,41 +329,4 @@ func late(err error) error {
 		return fmt.Errorf("changed during the run: %w", cfg.err)
 	}
 	return err
-}
-
-// writeAtomically has write fill a temporary file in path's directory and
-// renames it to path, so a reader never sees a half-written result;
-// missing parent directories are created, the mode is 0644.
-func writeAtomically(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--output-file: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".gc-result-*.tmp")
-	if err != nil {
-		return fmt.Errorf("--output-file: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
-	err = write(tmp)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// Checked again at the last moment: what appeared at path since
-		// the flags were validated is not ours to replace.
-		err = checkRegularOrAbsent(path)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("--output-file %s: %w", path, err)
-	}
-	return nil
 }
