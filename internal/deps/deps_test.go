@@ -26,7 +26,8 @@ var allowed = map[string][]string{
 	"internal/rivergc/scan":     {"internal/eintr", "internal/fserr", "internal/rfc3339", "skill"},
 	"internal/rivergc/sweep":    {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/gitindex": {"internal/eintr", "internal/fserr"},
-	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/scan", "skill", "internal/rivergc/sweep"},
+	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/journal", "internal/rivergc/scan", "skill", "internal/rivergc/sweep"},
+	"internal/rivergc/journal":  {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/outfile":  {"internal/rivergc/gc", "skill"},
 	"internal/report":           {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
 

@@ -96,10 +96,10 @@ func mdRow(b *bufio.Writer, cells ...string) {
 var mdEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;",
 	"[", `\[`, "]", `\]`, "#", `\#`)
 
-func mdText(s string) string { return mdEscaper.Replace(displayPath(s)) }
+func mdText(s string) string { return mdEscaper.Replace(Display(s)) }
 
 // mdCode prepares a path for a code span inside a table: backticks and
 // pipes cannot be escaped there, so they are replaced by look-alikes.
 func mdCode(s string) string {
-	return strings.NewReplacer("`", "'", "|", "¦").Replace(displayPath(s))
+	return strings.NewReplacer("`", "'", "|", "¦").Replace(Display(s))
 }
