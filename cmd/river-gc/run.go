@@ -225,7 +225,12 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 	}
 	if c.SummaryFile != "" {
 		var buf bytes.Buffer
-		err := report.Markdown(&buf, out, cfg.Retention, cfg.Now, lang)
+		// The byte cap counts what the step summary already holds.
+		limit := report.MarkdownMaxBytes
+		if st, err := os.Stat(c.SummaryFile); err == nil {
+			limit = max(limit-int(min(st.Size(), int64(limit))), 32<<10)
+		}
+		err := report.MarkdownLimit(&buf, out, cfg.Retention, cfg.Now, lang, limit)
 		if err == nil {
 			err = late(checkOutputFiles(cfg.Root, "", c.SummaryFile))
 		}
