@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/width"
 
@@ -279,7 +280,9 @@ func Errors(w io.Writer, errs []*fserr.Error, lang render.Lang) error {
 // terminal; it is the one quoting of every human output (summary,
 // --debug, warnings, errors). JSON output keeps paths exact.
 func Display(p string) string {
-	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+	// Invalid UTF-8 too: a raw byte such as 0x9b is a C1 control (CSI)
+	// to some terminals.
+	if !utf8.ValidString(p) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
 		return strconv.Quote(p)
 	}
 	return p
