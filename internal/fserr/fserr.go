@@ -169,7 +169,8 @@ func Printable(p string) string {
 }
 
 // InterruptedError is the one errors[] entry of a --force run stopped by
-// SIGINT or SIGTERM: NotAttempted deletions were never tried. It wraps
+// SIGINT, SIGTERM, SIGHUP or SIGQUIT: NotAttempted deletions were never
+// tried. It wraps
 // ErrInterrupted.
 type InterruptedError struct{ NotAttempted int }
 
