@@ -28,7 +28,7 @@ var allowed = map[string][]string{
 	"internal/rivergc/gitindex": {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/journal", "internal/rivergc/scan", "skill", "internal/rivergc/sweep"},
 	"internal/rivergc/journal":  {"internal/eintr", "internal/fserr"},
-	"internal/rivergc/outfile":  {"internal/rivergc/gc", "skill"},
+	"internal/rivergc/outfile":  {"internal/rivergc/gc", "internal/rivergc/journal", "skill"},
 	"internal/report":           {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
 
 	"cmd/plangate-gc": {"internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},

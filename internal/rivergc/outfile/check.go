@@ -14,6 +14,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -159,6 +160,9 @@ func resolvedAbs(p string) string {
 // of a scope or a single source (or below one); "" for neither.
 func protectedRole(rel string) string {
 	nfc := norm.NFC.String(rel)
+	if nfc == journal.Path || nfc == journal.AltPath {
+		return "river gc's intent journal"
+	}
 	for _, s := range skill.Scopes() {
 		if src := s.SingleSource(); src != "" && (nfc == src || strings.HasPrefix(nfc, src+"/")) {
 			return "the single source " + src
