@@ -5,6 +5,7 @@ package report
 import (
 	"bufio"
 	"strconv"
+	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 )
@@ -36,7 +37,7 @@ func writeInterrupted(b *bufio.Writer, p printer, in *gc.Interrupted, bounded bo
 		if len(l.paths) == 0 && l.key == "gc-interrupted-rewritten" {
 			continue
 		}
-		b.WriteString(p.Sprintf(l.key, Display(in.Journals[0]), strconv.Itoa(len(l.paths))) + "\n")
+		b.WriteString(p.Sprintf(l.key, Display(strings.Join(in.Journals, ", ")), strconv.Itoa(len(l.paths))) + "\n")
 		shown := len(l.paths)
 		if bounded {
 			shown = min(shown, TerminalRemovals)

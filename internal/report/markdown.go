@@ -92,7 +92,7 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 			if len(l.paths) == 0 && l.key == "gc-interrupted-rewritten" {
 				continue
 			}
-			b.WriteString("\n" + mdText(p.Sprintf(l.key, in.Journals[0], strconv.Itoa(len(l.paths)))) + "\n\n")
+			b.WriteString("\n" + mdText(p.Sprintf(l.key, strings.Join(in.Journals, ", "), strconv.Itoa(len(l.paths)))) + "\n\n")
 			b.list(l.paths, func(s string) string { return "- `" + mdCode(s) + "`\n" })
 		}
 	}
