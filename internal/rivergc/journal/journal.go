@@ -9,7 +9,8 @@
 // killed run.
 //
 // The journal lives at Path (.river/gc-journal) when .river is a real
-// directory of the root, else at AltPath (artifacts/.river-gc-journal).
+// directory of the root that river gc may create a file in, else at
+// AltPath (artifacts/.river-gc-journal); Recover reads both.
 // Neither is in any scope: scopes are the directories .river/memory,
 // .river/tmp, .river/runs, artifacts/evals and artifacts/.tmp, and the
 // artifacts/review-artifact*.json and artifacts/review-*.md names. It is

@@ -24,15 +24,43 @@ type Journal struct {
 
 // Open opens the root's journal for appending, creating it (O_EXCL, mode
 // 0600) when absent, at Path when .river is a directory of the root (not
-// a symlink to one), else at AltPath. An existing journal is appended to
-// (a killed run's intents stay until the record of this run is written)
-// if it is a regular file with one link; anything else is refused. The
-// caller holds the root's lock. Nothing is written to the disk before the
-// first Intend. Errors are *fserr.Error with Op fserr.OpJournal.
+// a symlink to one) that river gc may write in, else at AltPath. An
+// existing journal is appended to (a killed run's intents stay until the
+// record of this run is written) if it is a regular file with one link;
+// anything else is refused. The caller holds the root's lock. Nothing is
+// written to the disk before the first Intend. Errors are *fserr.Error
+// with Op fserr.OpJournal.
 func Open(rootfd int) (*Journal, error) {
-	rel, dirfd, err := openDir(rootfd)
+	j, moveOn, err := openAt(rootfd, Path)
+	if moveOn {
+		j, _, err = openAt(rootfd, AltPath)
+	}
 	if err != nil {
 		return nil, err
+	}
+	return j, nil
+}
+
+// errnoIn reports whether err is one of errnos.
+func errnoIn(err error, errnos ...unix.Errno) bool {
+	for _, e := range errnos {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// openAt opens (or creates) the journal rel without following a symlink.
+// moveOn says the failure lets the journal go elsewhere: no real
+// directory for it, or one river gc may not create a file in (a file of
+// another kind at the journal's name is refused, not avoided).
+func openAt(rootfd int, rel string) (_ *Journal, moveOn bool, _ error) {
+	dirfd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(rootfd, path.Dir(rel), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return nil, errnoIn(err, unix.ENOENT, unix.ENOTDIR, unix.ELOOP), fserr.New(fserr.OpJournal, rel, err)
 	}
 	j := &Journal{rel: rel, dirfd: dirfd, fd: -1}
 	base := path.Base(rel)
@@ -41,44 +69,28 @@ func Open(rootfd int) (*Journal, error) {
 	})
 	if err == nil {
 		j.fd, j.buf = fd, append([]byte(Header+"\n"), "run\n"...)
-		return j, nil
+		return j, false, nil
 	}
-	if !errors.Is(err, unix.EEXIST) {
+	if errnoIn(err, unix.EACCES, unix.EPERM, unix.EROFS) {
 		unix.Close(dirfd)
-		return nil, fserr.New(fserr.OpJournal, rel, err)
+		return nil, true, fserr.New(fserr.OpJournal, rel, err)
 	}
-	fd, err = eintr.Value(func() (int, error) {
-		return unix.Openat(dirfd, base, unix.O_WRONLY|unix.O_APPEND|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
-	})
-	if err == nil {
-		err = checkOurs(fd)
-	}
-	if err != nil {
-		if fd >= 0 {
-			unix.Close(fd)
-		}
-		unix.Close(dirfd)
-		return nil, fserr.New(fserr.OpJournal, rel, err)
-	}
-	j.fd, j.buf, j.synced = fd, []byte("run\n"), true
-	return j, nil
-}
-
-// openDir opens the journal's directory (package doc) without following
-// a symlink.
-func openDir(rootfd int) (rel string, dirfd int, err error) {
-	for _, rel := range []string{Path, AltPath} {
-		fd, err := eintr.Value(func() (int, error) {
-			return unix.Openat(rootfd, path.Dir(rel), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.EEXIST) {
+		fd, err = eintr.Value(func() (int, error) {
+			return unix.Openat(dirfd, base, unix.O_WRONLY|unix.O_APPEND|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 		})
 		if err == nil {
-			return rel, fd, nil
+			if err = checkOurs(fd); err != nil {
+				unix.Close(fd)
+			}
 		}
-		if rel == AltPath || !(errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP)) {
-			return rel, -1, fserr.New(fserr.OpJournal, rel, err)
+		if err == nil {
+			j.fd, j.buf, j.synced = fd, []byte("run\n"), true
+			return j, false, nil
 		}
 	}
-	panic("unreachable")
+	unix.Close(dirfd)
+	return nil, false, fserr.New(fserr.OpJournal, rel, err)
 }
 
 // checkOurs accepts a descriptor of a regular file with one link.
