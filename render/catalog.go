@@ -229,6 +229,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 
 var printers = func() map[Lang]*message.Printer {
 	b := catalog.NewBuilder(catalog.Fallback(language.Japanese))
+	for key, texts := range recordMessages {
+		messages[key] = texts
+	}
 	for key, texts := range messages {
 		for i, tag := range []language.Tag{language.Japanese, language.English} {
 			if err := b.SetString(tag, key, texts[i]); err != nil {

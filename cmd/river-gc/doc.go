@@ -67,9 +67,14 @@
 // Protected whatever the policy: the single sources and what a symlinked
 // one points to, files tracked in the git index, .gitkeep and .keep.
 // Deletion re-checks each file's identity at the moment of deletion
-// (sweep's package doc); SIGINT or SIGTERM during --force stops after the
-// files in hand (one per deletion worker) and still writes the record
-// (exit 1).
+// (sweep's package doc); SIGINT, SIGTERM, SIGHUP or SIGQUIT during
+// --force stops after the files in hand (one per deletion worker) and
+// still writes the record (exit 1). The JSON record is written before
+// anything else, so a closed stderr cannot cost it. Before deleting,
+// --force journals its intents in .river/gc-journal (or
+// artifacts/.river-gc-journal); after a SIGKILL the next run lists what
+// the killed run deleted (JSON "interrupted", the summary), and a --force
+// run removes the journal once its own record is written.
 //
 // The JSON result (seed 000's keys, in its order, plus evidence[],
 // warnings[] and per-scope protected and sources; schema:

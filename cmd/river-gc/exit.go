@@ -3,6 +3,7 @@
 package main
 
 import (
+	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 
 	"errors"
@@ -25,21 +26,51 @@ func configErrorf(format string, args ...any) error {
 // the exit code is 1.
 var errRuntime = errors.New("errors occurred")
 
-// exitCode maps run's error to seed 000's exit codes.
+// errNoRecord is joined to the failure of writing a run's record (the
+// JSON, or the summary without --json): gc then keeps the intent journal,
+// so the next run reports what this one deleted.
+var errNoRecord = errors.New("the record of this run was not written; the intent journal is kept, so the next run reports what was deleted")
+
+// exitCode maps run's error to seed 000's exit codes. Messages are
+// printed one line per joined error, each with what a name or pattern in
+// it could send to a terminal quoted (report.Display).
 func exitCode(err error, stderr io.Writer) int {
 	var cfg *configError
 	switch {
 	case err == nil:
 		return 0
-	case errors.Is(err, errRuntime):
+	case errors.Is(err, errRuntime) && !isJoined(err):
 		return 1
-	case errors.As(err, &cfg):
-		fmt.Fprintf(stderr, "river gc: config error: %v\n", err)
+	case errors.As(err, &cfg) && !isJoined(err):
+		fmt.Fprintf(stderr, "river gc: config error: %s\n", report.Display(err.Error()))
 		return 2
 	default:
-		fmt.Fprintf(stderr, "river gc: %v\n", err)
+		for _, e := range leaves(err) {
+			if !errors.Is(e, errRuntime) {
+				fmt.Fprintf(stderr, "river gc: %s\n", report.Display(e.Error()))
+			}
+		}
 		return 1
 	}
+}
+
+// isJoined reports whether err is several errors joined.
+func isJoined(err error) bool {
+	_, ok := err.(interface{ Unwrap() []error })
+	return ok
+}
+
+// leaves lists the errors joined in err (err itself when it is one).
+func leaves(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, leaves(e)...)
+	}
+	return out
 }
 
 // rootError words a root that could not be opened or holds neither

@@ -4,13 +4,24 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"runtime/debug"
 )
 
 func main() { exit(main1()) }
 
 // main1 is main with an exit code, so testscript can run it in-process.
-func main1() int {
+// A panic on this goroutine exits 1, not Go's 2: exit 2 says nothing was
+// touched, and a --force run may have deleted files by then (its intent
+// journal tells the next run which).
+func main1() (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "river gc: internal error: %v\n%s", r, debug.Stack())
+			code = 1
+		}
+	}()
 	return exitCode(run(context.Background(), os.Stdout, os.Stderr, os.Args[1:]), os.Stderr)
 }
 

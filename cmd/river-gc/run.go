@@ -9,11 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -24,6 +21,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/progress"
 	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/outfile"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/version"
 	"github.com/plangate-gc/plangate-gc/render"
@@ -97,17 +95,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	}
 	defer cfg.Root.Close()
 	if cfg.Mode == gc.Force {
-		// SIGINT and SIGTERM cancel a --force run: it finishes or undoes
-		// the files in hand (one per deletion worker), attempts no more
-		// deletions and still writes its record (SPEC B2). A second
-		// signal ends the process at once.
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		go func() {
-			<-ctx.Done()
-			stop()
-		}()
+		ctx = forceSignals(ctx)
 	}
 	return c.execute(ctx, cfg, stdout, stderr)
 }
@@ -117,11 +105,11 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 	lang := render.Lang(c.Lang)
 	if c.Debug {
 		cfg.OnFile = func(scope skill.Scope, f scan.File) {
-			fmt.Fprintf(stderr, "debug: %s: scope %s, timestamp %s (%s, %d), %d bytes\n", f.Path, scope,
+			fmt.Fprintf(stderr, "debug: %s: scope %s, timestamp %s (%s, %d), %d bytes\n", report.Display(f.Path), scope,
 				time.Unix(f.Timestamp, 0).UTC().Format(time.DateOnly), f.TimestampSource, f.Timestamp, f.Size)
 		}
 		cfg.OnNote = func(scope skill.Scope, n scan.Note) {
-			fmt.Fprintf(stderr, "debug: %s: %s\n", n.Path, report.NoteText(scope, n, lang))
+			fmt.Fprintf(stderr, "debug: %s: %s\n", report.Display(n.Path), report.NoteText(scope, n, lang))
 		}
 	}
 	if c.EmitInventory {
@@ -152,47 +140,44 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 		cfg.Progress = func(done, total int) {
 			line.Update(render.Message(lang, "gc-progress-delete", strconv.Itoa(done), strconv.Itoa(total)), done == total)
 		}
-		out, err := gc.Run(ctx, cfg)
+		// The progress line is cleared before the record is written.
+		cfg.Record = func(out gc.Outcome) (bool, error) {
+			line.Clear()
+			return c.record(out, cfg, stdout, stderr)
+		}
+		_, err := gc.Run(ctx, cfg)
 		line.Clear()
-		return c.write(out, err, cfg, stdout, stderr)
+		return err
 	}
-	out, err := gc.Run(ctx, cfg)
-	return c.write(out, err, cfg, stdout, stderr)
+	cfg.Record = func(out gc.Outcome) (bool, error) { return c.record(out, cfg, stdout, stderr) }
+	_, err := gc.Run(ctx, cfg)
+	return err
 }
 
-// write writes the outputs of a run: the summary, the errors, the debug
-// evidence, the --summary-file Markdown and the JSON result.
+// record writes the outputs of a run, while a --force run still holds the
+// lock, and says whether the run's record was written: the JSON (to
+// --output-file, or stdout) with --json, else the summary on stdout. The
+// record comes first and nothing written after it can cost it: a closed
+// stderr, a failing summary or --summary-file are reported (exit 1) once
+// the record is safe. Only a written record lets gc remove the intent
+// journal.
+func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (bool, error) {
+	err := c.write(out, nil, cfg, stdout, stderr)
+	return !errors.Is(err, errNoRecord), err
+}
+
+// write writes the outputs of a run in this order: the JSON record, the
+// --debug evidence, the summary, the errors, the --summary-file Markdown.
+// Every failure is returned (joined); one of the record wraps errNoRecord.
 func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
 	lang := render.Lang(c.Lang)
-	if c.Debug {
-		for rm := range out.Removed() {
-			fmt.Fprintf(stderr, "debug: %s: %s\n", rm.Path, removalEvidence(rm))
-		}
-	}
-	// The summary first: if writing the JSON fails after a --force run,
-	// the deletions are still on record.
-	if !c.Quiet {
-		summaryTo := stdout
-		if c.JSON {
-			summaryTo = stderr
-		}
-		opt := report.Options{Terminal: isTerminal(summaryTo), Verbose: c.Verbose}
-		if err := report.Summary(summaryTo, out, cfg.Retention, cfg.Now, lang, opt); err != nil {
-			return err
-		}
-	}
-	// Errors always go to stderr too (seed 000: "Errors still go to stderr").
-	if err := report.Errors(stderr, out.Errors, lang); err != nil {
-		return err
-	}
-	// The JSON record before the Markdown summary: a summary file that
-	// cannot be written must not cost the record of what was deleted. If
-	// the --output-file cannot be written, the JSON goes to stdout instead,
-	// so a --force run always leaves it somewhere.
-	var failed error
+	var failed []error
+	// The JSON record first. If the --output-file cannot be written, the
+	// JSON goes to stdout instead, so a --force run always leaves it
+	// somewhere.
 	if c.JSON {
 		write := func(w io.Writer) error { return report.GCJSON(w, out, cfg.Retention) }
 		if c.OutputFile != "" {
@@ -200,33 +185,64 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 			// were validated (a directory swapped for a link into a scope).
 			err := late(checkOutputFiles(cfg.Root, c.OutputFile, ""))
 			if err == nil {
-				err = writeAtomically(c.OutputFile, write)
+				err = outfile.WriteAtomically(c.OutputFile, write)
 			}
 			if err != nil {
-				failed = err
+				failed = append(failed, err)
 				if werr := write(stdout); werr != nil {
-					return errors.Join(err, werr)
+					failed = append(failed, werr, errNoRecord)
 				}
 			}
 		} else if err := write(stdout); err != nil {
-			return err
+			failed = append(failed, err, errNoRecord)
 		}
+	}
+	if c.Debug {
+		var b bytes.Buffer
+		for rm := range out.Removed() {
+			fmt.Fprintf(&b, "debug: %s: %s\n", report.Display(rm.Path), removalEvidence(rm))
+		}
+		if _, err := stderr.Write(b.Bytes()); err != nil {
+			failed = append(failed, err)
+		}
+	}
+	if !c.Quiet {
+		summaryTo := stdout
+		if c.JSON {
+			summaryTo = stderr
+		}
+		opt := report.Options{Terminal: isTerminal(summaryTo), Verbose: c.Verbose}
+		if err := report.Summary(summaryTo, out, cfg.Retention, cfg.Now, lang, opt); err != nil {
+			failed = append(failed, err)
+			if !c.JSON {
+				failed = append(failed, errNoRecord)
+			}
+		}
+	}
+	// Errors always go to stderr too (seed 000: "Errors still go to stderr").
+	if err := report.Errors(stderr, out.Errors, lang); err != nil {
+		failed = append(failed, err)
 	}
 	if c.SummaryFile != "" {
 		var buf bytes.Buffer
-		if err := report.Markdown(&buf, out, cfg.Retention, cfg.Now, lang); err != nil {
-			return errors.Join(failed, err)
+		// The byte cap counts what the step summary already holds.
+		limit := report.MarkdownMaxBytes
+		if st, err := os.Stat(c.SummaryFile); err == nil {
+			limit = max(limit-int(min(st.Size(), int64(limit))), 32<<10)
 		}
-		err := late(checkOutputFiles(cfg.Root, "", c.SummaryFile))
+		err := report.MarkdownLimit(&buf, out, cfg.Retention, cfg.Now, lang, limit)
 		if err == nil {
-			err = appendFile(c.SummaryFile, buf.Bytes())
+			err = late(checkOutputFiles(cfg.Root, "", c.SummaryFile))
+		}
+		if err == nil {
+			err = outfile.Append(c.SummaryFile, buf.Bytes())
 		}
 		if err != nil {
-			return errors.Join(failed, err)
+			failed = append(failed, err)
 		}
 	}
-	if failed != nil {
-		return failed
+	if len(failed) > 0 {
+		return errors.Join(failed...)
 	}
 	if len(out.Errors) > 0 {
 		return errRuntime
@@ -273,36 +289,6 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// appendFile appends data to path (--summary-file), creating it 0644;
-// O_NOFOLLOW refuses a symlink put there since the flags were checked.
-func appendFile(path string, data []byte) error {
-	// O_NONBLOCK: a FIFO put at the path during the run must not hang us;
-	// the descriptor itself is then checked, so what was swapped in since
-	// the flags were validated (a FIFO, a hard link) is refused.
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
-	if err != nil {
-		return fmt.Errorf("--summary-file: %w", err)
-	}
-	var st syscall.Stat_t
-	switch err = syscall.Fstat(int(f.Fd()), &st); {
-	case err != nil:
-	case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
-		err = errNotRegular
-	case st.Nlink > 1:
-		err = errLinked
-	}
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("--summary-file %s: %w", path, err)
-	}
-	return nil
-}
-
 // pullRepeated takes the values of the repeatable flags out of args
 // before kong sees them: kong appends to a slice flag in time quadratic in
 // its count, so 100,000 --exclude flags would take minutes. Only the plain
@@ -343,6 +329,14 @@ func setFlags(kctx *kong.Context) map[string]bool {
 	return set
 }
 
+// checkOutputFiles is outfile.Check, a config error when it refuses.
+func checkOutputFiles(root *gc.Root, outputFile, summaryFile string) error {
+	if err := outfile.Check(root, outputFile, summaryFile); err != nil {
+		return &configError{err: err}
+	}
+	return nil
+}
+
 // late turns a check that failed after the run into a runtime failure
 // (exit 1): by then files may have been deleted, so it is no config error.
 func late(err error) error {
@@ -351,41 +345,4 @@ func late(err error) error {
 		return fmt.Errorf("changed during the run: %w", cfg.err)
 	}
 	return err
-}
-
-// writeAtomically has write fill a temporary file in path's directory and
-// renames it to path, so a reader never sees a half-written result;
-// missing parent directories are created, the mode is 0644.
-func writeAtomically(path string, write func(io.Writer) error) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--output-file: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".gc-result-*.tmp")
-	if err != nil {
-		return fmt.Errorf("--output-file: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this is a no-op
-	err = write(tmp)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		// Checked again at the last moment: what appeared at path since
-		// the flags were validated is not ours to replace.
-		err = checkRegularOrAbsent(path)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("--output-file %s: %w", path, err)
-	}
-	return nil
 }

@@ -26,11 +26,13 @@ var allowed = map[string][]string{
 	"internal/rivergc/scan":     {"internal/eintr", "internal/fserr", "internal/rfc3339", "skill"},
 	"internal/rivergc/sweep":    {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/gitindex": {"internal/eintr", "internal/fserr"},
-	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/scan", "skill", "internal/rivergc/sweep"},
+	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/journal", "internal/rivergc/scan", "skill", "internal/rivergc/sweep"},
+	"internal/rivergc/journal":  {"internal/eintr", "internal/fserr"},
+	"internal/rivergc/outfile":  {"internal/rivergc/gc", "internal/rivergc/journal", "skill"},
 	"internal/report":           {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
 
 	"cmd/plangate-gc": {"internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},
-	"cmd/river-gc": {"gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/cliparse", "internal/progress", "internal/rfc3339",
+	"cmd/river-gc": {"gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},
 
 	"internal/eintr":     {},

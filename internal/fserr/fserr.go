@@ -29,6 +29,7 @@ const (
 	OpDelete   Op = "delete"    // deleting a file
 	OpRestore  Op = "restore"   // putting back a file held under a private name
 	OpLock     Op = "lock"      // taking the root's lock
+	OpJournal  Op = "journal"   // reading or writing the intent journal
 )
 
 // Sentinel causes, for errors.Is. An errno from the kernel is a cause too.
@@ -54,6 +55,11 @@ var (
 	// back because another file now has its original name (never
 	// overwritten).
 	ErrNameTaken = errors.New("original name taken")
+	// ErrJournalCorrupt: the intent journal holds a line that is not in
+	// its format (a last line cut short by a kill is not an error).
+	ErrJournalCorrupt = errors.New("journal not in its format")
+	// ErrLinked: a private file river gc writes to has other hard links.
+	ErrLinked = errors.New("has other hard links")
 )
 
 // Error is one file-system problem on one root-relative path.
@@ -163,7 +169,8 @@ func Printable(p string) string {
 }
 
 // InterruptedError is the one errors[] entry of a --force run stopped by
-// SIGINT or SIGTERM: NotAttempted deletions were never tried. It wraps
+// SIGINT, SIGTERM, SIGHUP or SIGQUIT: NotAttempted deletions were never
+// tried. It wraps
 // ErrInterrupted.
 type InterruptedError struct{ NotAttempted int }
 
@@ -189,3 +196,18 @@ func (e *HeldError) Error() string {
 
 // Unwrap returns Cause and Why.
 func (e *HeldError) Unwrap() []error { return []error{e.Cause, e.Why} }
+
+// NotJournaledError is the errors[] entry of a --force run whose intent
+// journal could not be written (Cause, e.g. ENOSPC): the NotAttempted
+// deletions that were not yet journaled were never tried.
+type NotJournaledError struct {
+	Cause        error
+	NotAttempted int
+}
+
+func (e *NotJournaledError) Error() string {
+	return fmt.Sprintf("%v; %d deletions not attempted", e.Cause, e.NotAttempted)
+}
+
+// Unwrap returns Cause.
+func (e *NotJournaledError) Unwrap() error { return e.Cause }

@@ -20,11 +20,11 @@ func Explain(w io.Writer, exps []gc.Explanation, now int64, r skill.Retention, l
 	b := bufio.NewWriter(w)
 	for _, ex := range exps {
 		if ex.Scope != "" && ex.Verdict != gc.VerdictError {
-			b.WriteString(p.Sprintf("gc-explain-file", displayPath(ex.Path), string(ex.Scope),
+			b.WriteString(p.Sprintf("gc-explain-file", Display(ex.Path), string(ex.Scope),
 				HumanBytes(strconv.FormatUint(ex.SizeBytes, 10)), date(ex.Timestamp), string(ex.Source),
 				strconv.FormatInt(ex.AgeDays, 10)) + "\n")
 		} else {
-			b.WriteString(p.Sprintf("gc-explain-nofile", displayPath(ex.Path)) + "\n")
+			b.WriteString(p.Sprintf("gc-explain-nofile", Display(ex.Path)) + "\n")
 		}
 		b.WriteString("  " + verdictText(ex, r, p) + "\n")
 	}

@@ -3,7 +3,7 @@
 package report
 
 import (
-	"bufio"
+	"bytes"
 	"io"
 	"strconv"
 	"strings"
@@ -14,29 +14,49 @@ import (
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
-// MarkdownRemovals caps the removals a Markdown summary lists: GitHub
-// limits a step summary to 1 MiB, and 1000 rows of a few hundred bytes
-// stay well below it. The full list is in the JSON result.
+// MarkdownRemovals caps the removals a Markdown summary lists; the full
+// list is in the JSON result.
 const MarkdownRemovals = 1000
 
+// MarkdownMaxBytes caps a whole Markdown summary: GitHub drops a step
+// summary above 1 MiB whole, so river gc stays 64 KiB below it.
+const MarkdownMaxBytes = 1<<20 - 64<<10
+
+// MarkdownFold is the longest list shown unfolded; longer ones are
+// folded in <details> (SPEC B5).
+const MarkdownFold = 20
+
+// mdReserve is kept free for the headings and cut notices after a list.
+const mdReserve = 8 << 10
+
 // Markdown writes river gc's summary as Markdown for --summary-file (a
-// GitHub step summary): the totals, the retention, the per-scope table,
-// the first MarkdownRemovals removals and a count of the rest, the
-// warnings and the errors (worded in lang).
+// GitHub step summary) in at most MarkdownMaxBytes bytes; MarkdownLimit
+// does so in at most limit bytes.
 func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang render.Lang) error {
+	return MarkdownLimit(w, o, r, now, lang, MarkdownMaxBytes)
+}
+
+// MarkdownLimit writes the summary as Markdown: the totals, the
+// retention, the per-scope table, the first MarkdownRemovals removals
+// and a count of the rest, what killed runs deleted, the warnings and
+// the errors (worded in lang). Lists longer than MarkdownFold are folded
+// in <details>; a list that would take the summary beyond limit bytes
+// (less a reserve for what follows) is cut there, with a line saying how
+// many entries were left out and that the full list is in the JSON.
+func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang render.Lang, limit int) error {
 	p := printer{lang}
-	b := bufio.NewWriter(w)
+	b := &mdBuf{limit: limit - mdReserve, p: p}
 	t := sum(o)
 	b.WriteString("## " + p.Sprintf("gc-md-title") + "\n\n")
 	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(t.bytes.String()), strconv.Itoa(t.files))) + "**\n\n")
 	b.WriteString(mdText(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339))) + "\n\n")
-	mdRow(b, p.Sprintf("gc-scope"), p.Sprintf("gc-kept"), p.Sprintf("gc-size"), p.Sprintf("gc-removed"), p.Sprintf("gc-size"),
+	b.row(p.Sprintf("gc-scope"), p.Sprintf("gc-kept"), p.Sprintf("gc-size"), p.Sprintf("gc-removed"), p.Sprintf("gc-size"),
 		p.Sprintf("gc-guarded"), p.Sprintf("gc-excluded"), p.Sprintf("gc-tracked"))
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, s := range o.Scopes {
 		rm := t.byScope[s.Scope]
-		mdRow(b, string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()), strconv.Itoa(rm.files),
+		b.row(string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()), strconv.Itoa(rm.files),
 			HumanBytes(rm.bytes.String()), strconv.Itoa(s.Protected.HardGuarded), strconv.Itoa(s.Protected.Excluded),
 			strconv.Itoa(s.Protected.Tracked))
 	}
@@ -46,16 +66,34 @@ func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rend
 			listKey = "gc-would-remove"
 		}
 		b.WriteString("\n" + mdText(p.Sprintf(listKey, strconv.Itoa(t.files))) + "\n\n")
-		mdRow(b, p.Sprintf("gc-col-path"), p.Sprintf("gc-col-reason"), p.Sprintf("gc-size"), p.Sprintf("gc-col-age"),
+		shown := min(t.files, MarkdownRemovals)
+		b.open(t.files)
+		b.row(p.Sprintf("gc-col-path"), p.Sprintf("gc-col-reason"), p.Sprintf("gc-size"), p.Sprintf("gc-col-age"),
 			p.Sprintf("gc-col-timestamp"), p.Sprintf("gc-col-source"))
 		b.WriteString("|---|---|--:|--:|---|---|\n")
-		shown := min(t.files, MarkdownRemovals)
+		n := 0
 		for rm := range firstRemovals(o, shown) {
 			c := removalCells(rm, now)
-			mdRow(b, "`"+mdCode(rm.Path)+"`", c[0], c[1], c[2], c[3], c[4])
+			if !b.item("| `" + mdCode(rm.Path) + "` | " + c[0] + " | " + c[1] + " | " + c[2] + " | " + c[3] + " | " + c[4] + " |\n") {
+				break
+			}
+			n++
 		}
-		if shown < t.files {
+		b.close()
+		switch {
+		case n < shown:
+			b.cut(t.files - n)
+		case shown < t.files:
 			b.WriteString("\n" + mdText(p.Sprintf("gc-md-more", strconv.Itoa(t.files-shown))) + "\n")
+		}
+	}
+	if in := o.Interrupted; in != nil {
+		for _, l := range interruptedLists(in) {
+			if len(l.paths) == 0 && l.key == "gc-interrupted-rewritten" {
+				continue
+			}
+			b.WriteString("\n" + mdText(p.Sprintf(l.key, strings.Join(in.Journals, ", "), strconv.Itoa(len(l.paths)))) + "\n\n")
+			b.list(l.paths, func(s string) string { return "- `" + mdCode(s) + "`\n" })
 		}
 	}
 	var warns []string
@@ -69,21 +107,30 @@ func Markdown(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rend
 	}
 	if len(warns) > 0 {
 		b.WriteString("\n### " + p.Sprintf("gc-md-warnings") + "\n\n")
-		for _, s := range warns {
-			b.WriteString("- " + mdText(s) + "\n")
-		}
+		b.list(warns, func(s string) string { return "- " + mdText(s) + "\n" })
 	}
 	if len(o.Errors) > 0 {
 		b.WriteString("\n### " + p.Sprintf("gc-md-errors") + "\n\n")
-		for _, e := range o.Errors {
-			b.WriteString("- `" + mdCode(e.Path) + "`: " + mdText(ErrorText(e, lang)) + "\n")
+		lines := make([]string, len(o.Errors))
+		for i, e := range o.Errors {
+			lines[i] = "- `" + mdCode(e.Path) + "`: " + mdText(ErrorText(e, lang)) + "\n"
 		}
+		b.list(lines, func(s string) string { return s })
 	}
 	b.WriteString("\n")
-	return b.Flush()
+	_, err := w.Write(b.Bytes())
+	return err
 }
 
-func mdRow(b *bufio.Writer, cells ...string) {
+// mdBuf is a Markdown summary being built under a byte budget.
+type mdBuf struct {
+	bytes.Buffer
+	limit  int // bytes the lists may fill
+	p      printer
+	folded bool
+}
+
+func (b *mdBuf) row(cells ...string) {
 	b.WriteString("|")
 	for _, c := range cells {
 		b.WriteString(" " + c + " |")
@@ -91,15 +138,60 @@ func mdRow(b *bufio.Writer, cells ...string) {
 	b.WriteString("\n")
 }
 
+// open starts folding a list of n entries when it is long.
+func (b *mdBuf) open(n int) {
+	if b.folded = n > MarkdownFold; b.folded {
+		b.WriteString("<details><summary>" + mdText(b.p.Sprintf("gc-md-details", strconv.Itoa(n))) + "</summary>\n\n")
+	}
+}
+
+// close ends a folded list.
+func (b *mdBuf) close() {
+	if b.folded {
+		b.WriteString("\n</details>\n")
+		b.folded = false
+	}
+}
+
+// item adds one line of a list if it fits the budget.
+func (b *mdBuf) item(line string) bool {
+	if b.Len()+len(line) > b.limit {
+		return false
+	}
+	b.WriteString(line)
+	return true
+}
+
+// list writes the lines of a list, folded when long, cut at the budget.
+func (b *mdBuf) list(items []string, line func(string) string) {
+	b.open(len(items))
+	n := 0
+	for _, s := range items {
+		if !b.item(line(s)) {
+			break
+		}
+		n++
+	}
+	b.close()
+	if n < len(items) {
+		b.cut(len(items) - n)
+	}
+}
+
+// cut says that left entries of a list were left out for the budget.
+func (b *mdBuf) cut(left int) {
+	b.WriteString("\n**" + mdText(b.p.Sprintf("gc-md-cut", strconv.Itoa(left))) + "**\n")
+}
+
 // mdText escapes what Markdown (and a table cell) would interpret, and
 // quotes non-printable characters.
-var mdEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;",
+var mdEscaper = strings.NewReplacer("&", "&amp;", `\`, `\\`, "|", `\|`, "*", `\*`, "_", `\_`, "`", "\\`", "<", "&lt;", ">", "&gt;",
 	"[", `\[`, "]", `\]`, "#", `\#`)
 
-func mdText(s string) string { return mdEscaper.Replace(displayPath(s)) }
+func mdText(s string) string { return mdEscaper.Replace(Display(s)) }
 
 // mdCode prepares a path for a code span inside a table: backticks and
 // pipes cannot be escaped there, so they are replaced by look-alikes.
 func mdCode(s string) string {
-	return strings.NewReplacer("`", "'", "|", "¦").Replace(displayPath(s))
+	return strings.NewReplacer("`", "'", "|", "¦").Replace(Display(s))
 }

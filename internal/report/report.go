@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/width"
 
@@ -152,9 +153,33 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.spill()
 	}
 	j.end(']')
+	if in := o.Interrupted; in != nil {
+		j.key("interrupted")
+		j.begin('{')
+		j.strings("journals", in.Journals)
+		j.strings("removed", in.Removed)
+		if len(in.Rewritten) > 0 {
+			j.strings("rewritten", in.Rewritten)
+		}
+		j.key("finished")
+		j.lit(strconv.FormatBool(in.Finished))
+		j.end('}')
+	}
 	j.end('}')
 	j.b = append(j.b, '\n')
 	return j.flush()
+}
+
+// strings writes the member k with an array of strings.
+func (j *layout) strings(k string, ss []string) {
+	j.key(k)
+	j.begin('[')
+	for _, s := range ss {
+		j.item()
+		j.str(s)
+		j.spill()
+	}
+	j.end(']')
 }
 
 // layout writes JSON laid out as json.Indent(dst, src, "", "  ") lays
@@ -242,17 +267,22 @@ func (j *layout) flush() error {
 func Errors(w io.Writer, errs []*fserr.Error, lang render.Lang) error {
 	var b bytes.Buffer
 	for _, e := range errs {
-		b.WriteString(render.Message(lang, "gc-error-line", displayPath(e.Path), ErrorText(e, lang)) + "\n")
+		b.WriteString(render.Message(lang, "gc-error-line", Display(e.Path), ErrorText(e, lang)) + "\n")
 	}
 	_, err := w.Write(b.Bytes())
 	return err
 }
 
-// displayPath quotes a path that holds control or other non-printable
-// characters, so a file name cannot break the summary's lines or send
-// escape sequences to a terminal. JSON output keeps paths exact.
-func displayPath(p string) string {
-	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+// Display quotes a name, a pattern or a message that holds control or
+// other non-printable characters (bidi overrides and invisible format
+// characters included), so that nothing a file name or pattern contains
+// can break a line of human output or send escape sequences to a
+// terminal; it is the one quoting of every human output (summary,
+// --debug, warnings, errors). JSON output keeps paths exact.
+func Display(p string) string {
+	// Invalid UTF-8 too: a raw byte such as 0x9b is a C1 control (CSI)
+	// to some terminals.
+	if !utf8.ValidString(p) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
 		return strconv.Quote(p)
 	}
 	return p

@@ -96,6 +96,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(t.files-shown)) + "\n")
 		}
 	}
+	writeInterrupted(b, p, o.Interrupted, opt.Terminal && !opt.Verbose)
 	for _, wa := range o.Warnings {
 		fmt.Fprintf(b, "%s: %s\n", p.Sprintf("gc-warning"), WarningText(wa, lang))
 	}
@@ -141,7 +142,7 @@ func writeRemovals(b *bufio.Writer, p printer, rms iter.Seq[gc.Removed], now int
 	}
 	line(head, p.Sprintf("gc-col-path"))
 	for rm := range rms {
-		line(removalCells(rm, now), displayPath(rm.Path))
+		line(removalCells(rm, now), Display(rm.Path))
 	}
 }
 

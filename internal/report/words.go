@@ -34,7 +34,7 @@ func ErrorText(e *fserr.Error, lang render.Lang) string {
 		}
 		return cause
 	case fserr.OpOpenRoot, fserr.OpOpenDir, fserr.OpReadDir, fserr.OpStat, fserr.OpReadMeta, fserr.OpJudge,
-		fserr.OpRestore, fserr.OpLock:
+		fserr.OpRestore, fserr.OpLock, fserr.OpJournal:
 		return render.Message(lang, "gc-err-op-"+string(e.Op), cause)
 	}
 	return string(e.Op) + ": " + cause
@@ -46,6 +46,7 @@ func causeText(err error, lang render.Lang) string {
 	var (
 		held    *fserr.HeldError
 		intr    *fserr.InterruptedError
+		notJ    *fserr.NotJournaledError
 		changed *fserr.ChangedError
 		kind    *fserr.KindError
 		errno   unix.Errno
@@ -57,6 +58,8 @@ func causeText(err error, lang render.Lang) string {
 			key = "gc-err-held-other"
 		}
 		return render.Message(lang, key, causeText(held.Cause, lang), held.Private, causeText(held.Why, lang))
+	case errors.As(err, &notJ):
+		return render.Message(lang, "gc-err-not-journaled", causeText(notJ.Cause, lang), strconv.Itoa(notJ.NotAttempted))
 	case errors.As(err, &intr):
 		return render.Message(lang, "gc-err-interrupted", strconv.Itoa(intr.NotAttempted))
 	case errors.As(err, &changed):
@@ -80,7 +83,8 @@ func causeText(err error, lang render.Lang) string {
 	}{{fserr.ErrLocked, "gc-err-locked"}, {fserr.ErrTooLarge, "gc-err-too-large"}, {fserr.ErrOtherMount, "gc-err-other-mount"},
 		{fserr.ErrNotRegular, "gc-err-not-regular"}, {fserr.ErrNotDir, "gc-err-not-dir"}, {fserr.ErrChanged, "gc-err-changed-any"},
 		{fserr.ErrUnknownScope, "gc-err-unknown-scope"}, {fserr.ErrPrivateExists, "gc-err-private-exists"},
-		{fserr.ErrNameTaken, "gc-err-name-taken"}, {fserr.ErrBadPath, "gc-err-bad-path"}} {
+		{fserr.ErrNameTaken, "gc-err-name-taken"}, {fserr.ErrBadPath, "gc-err-bad-path"},
+		{fserr.ErrJournalCorrupt, "gc-err-journal-corrupt"}, {fserr.ErrLinked, "gc-err-linked"}} {
 		if errors.Is(err, s.err) {
 			return render.Message(lang, s.key)
 		}
@@ -136,17 +140,17 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 	n, total := strconv.Itoa(w.N), strconv.Itoa(w.Total)
 	switch w.Kind {
 	case gc.WarnDanglingSingleSource, gc.WarnSingleSourceOutsideRoot:
-		return render.Message(lang, "gc-warn-"+string(w.Kind), displayPath(w.Path), displayPath(w.Target))
+		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target))
 	case gc.WarnUnusedExclude:
-		return render.Message(lang, "gc-warn-"+string(w.Kind), w.Path)
+		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnAggressive:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
 	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp:
-		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, displayPath(w.Path))
+		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, Display(w.Path))
 	case gc.WarnUnprotectedDelete:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
 	case gc.WarnRestored, gc.WarnLeftover:
-		return render.Message(lang, "gc-warn-"+string(w.Kind), n, displayPath(w.Path))
+		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
 	}
 	return string(w.Kind)
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -52,6 +53,12 @@ type Config struct {
 	// scanned so far; Progress how far deletion has come.
 	Scanned  func(files int)
 	Progress func(done, total int)
+	// Record, when set, writes the run's record (JSON, summary) while the
+	// run still holds the lock, and says whether the record was written.
+	// Only then does a --force run remove the intent journals (its own
+	// and those of killed runs); otherwise they stay for the next run.
+	// Without Record they are removed when Run returns.
+	Record func(Outcome) (recorded bool, err error)
 }
 
 // ErrLocked means another --force run holds the root; nothing was changed.
@@ -60,8 +67,11 @@ var ErrLocked = errors.New("another river gc --force run holds the lock on this 
 // Run executes river gc. In force mode it holds the root's lock for the
 // whole run; the error is ErrLocked (wrapped) or a failure to lock. Per-file
 // problems are Outcome.Errors, never an error. When ctx is cancelled
-// (SIGINT, SIGTERM) no further deletion is attempted and Outcome.Errors
-// says how many were not; what was deleted is in Outcome.Removed.
+// (SIGINT, SIGTERM, SIGHUP, SIGQUIT) no further deletion is attempted and
+// Outcome.Errors says how many were not; what was deleted is in
+// Outcome.Removed. Deletions are journaled first (SPEC B4); what the
+// journals of killed runs say is Outcome.Interrupted. The error is
+// Record's when it is set.
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
 		unlock, err := sweep.Lock(cfg.Root.FD)
@@ -94,11 +104,53 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if n := len(restored.Restored); n > 0 {
 		out.Warnings = append(out.Warnings, Warning{Kind: WarnRestored, Path: slices.Min(restored.Restored), N: n})
 	}
-	if cfg.Mode == Force && len(j.targets) > 0 {
-		out.apply(sweep.Delete(ctx, cfg.Root.FD, j.targets, sweep.Options{Progress: cfg.Progress}))
+	interrupted, found, rerr := recoverJournals(cfg)
+	out.Interrupted = interrupted
+	if rerr != nil {
+		// A journal that cannot be read could name deletions no record
+		// holds: it is kept, and nothing is deleted until it is dealt with.
+		var fe *fserr.Error
+		for _, e := range flatten(rerr) {
+			if errors.As(e, &fe) {
+				out.Errors = append(out.Errors, fe)
+			}
+		}
+	}
+	var jn *journal.Journal
+	switch {
+	case cfg.Mode == Force && len(j.targets) > 0 && rerr != nil:
+		for _, e := range out.Errors {
+			if e.Op == fserr.OpJournal {
+				e.Err = &fserr.NotJournaledError{Cause: e.Err, NotAttempted: len(j.targets)}
+				break
+			}
+		}
+		out.apply(sweep.Report{})
+	case cfg.Mode == Force && len(j.targets) > 0:
+		var rep sweep.Report
+		jn, rep = deleteJournaled(ctx, cfg, j.targets)
+		out.apply(rep)
 	}
 	out.sort()
-	return out, nil
+	recorded, err := true, error(nil)
+	if cfg.Record != nil {
+		recorded, err = cfg.Record(out)
+	}
+	switch {
+	case cfg.Mode == Force && recorded && rerr == nil:
+		err = errors.Join(err, journal.Remove(cfg.Root.FD, found, jn))
+	case jn != nil:
+		jn.Close()
+	}
+	return out, err
+}
+
+// flatten lists the errors joined in err.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // restorable keeps the leftovers that can be ours: river gc only ever

@@ -131,6 +131,9 @@ type Outcome struct {
 	Warnings []Warning // in WarningKind order, then scope, then path
 	// Errors is sorted by path, then operation; the report words them.
 	Errors []*fserr.Error
+	// Interrupted is what killed --force runs did, from their intent
+	// journals; nil when no journal was found.
+	Interrupted *Interrupted
 }
 
 // RemovedCount is the number of entries of removed[].

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package outfile
 
 import (
 	"os"
@@ -13,14 +13,14 @@ import (
 // validated, but opened only after the scan and the deletions. Whatever
 // appears at the path in between must still be refused when it is opened
 // (SPEC B2: never write to a non-regular file, never append to a file with
-// other links). appendFile is that last moment.
+// other links). Append is that last moment.
 
-// TestAttackAppendFileRefusesAFIFO: a FIFO put at the summary path after
+// TestAttackAppendRefusesAFIFO: a FIFO put at the summary path after
 // the check is written to (and, with no reader, blocks river gc forever
 // after --force has deleted, so the JSON record is never written). The
 // test holds a reader open so that it cannot hang; open with O_NONBLOCK
 // and fstat the descriptor.
-func TestAttackAppendFileRefusesAFIFO(t *testing.T) {
+func TestAttackAppendRefusesAFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "summary.md")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -30,14 +30,14 @@ func TestAttackAppendFileRefusesAFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	if err := appendFile(p, []byte("summary\n")); err == nil {
-		t.Fatalf("appendFile wrote to a FIFO; want an error")
+	if err := Append(p, []byte("summary\n")); err == nil {
+		t.Fatalf("Append wrote to a FIFO; want an error")
 	}
 }
 
-// TestAttackAppendFileRefusesAHardLink: a hard link made to the summary
+// TestAttackAppendRefusesAHardLink: a hard link made to the summary
 // path after the check (say to a single source) is appended to.
-func TestAttackAppendFileRefusesAHardLink(t *testing.T) {
+func TestAttackAppendRefusesAHardLink(t *testing.T) {
 	dir := t.TempDir()
 	guarded := filepath.Join(dir, "index.json")
 	if err := os.WriteFile(guarded, []byte("{}\n"), 0o644); err != nil {
@@ -47,12 +47,12 @@ func TestAttackAppendFileRefusesAHardLink(t *testing.T) {
 	if err := os.Link(guarded, p); err != nil {
 		t.Skipf("link: %v", err)
 	}
-	err := appendFile(p, []byte("summary\n"))
+	err := Append(p, []byte("summary\n"))
 	got, rerr := os.ReadFile(guarded)
 	if rerr != nil {
 		t.Fatal(rerr)
 	}
 	if err == nil || string(got) != "{}\n" {
-		t.Fatalf("appendFile through a second link: err %v, linked file now %q; want an error and no change", err, got)
+		t.Fatalf("Append through a second link: err %v, linked file now %q; want an error and no change", err, got)
 	}
 }

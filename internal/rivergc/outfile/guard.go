@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package outfile
 
 import (
 	"errors"
@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -50,6 +51,11 @@ func newOutputGuard(root *gc.Root) outputGuard {
 	for dir, names := range map[string][]string{".": {".river", "artifacts"}, ".river": {"memory", "tmp"}, "artifacts": {"evals", ".tmp"}} {
 		if id, ok := statAt(root.FD, dir); ok {
 			g.reserved[id] = names
+		}
+	}
+	for _, j := range []string{journal.Path, journal.AltPath} {
+		if id, ok := statAt(root.FD, j); ok {
+			g.sources[id] = "river gc's intent journal"
 		}
 	}
 	for _, s := range skill.Scopes() {

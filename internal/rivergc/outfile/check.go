@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package outfile
 
 import (
 	"errors"
@@ -14,15 +14,18 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
-// checkOutputFiles refuses, before anything is scanned, an --output-file
-// or --summary-file that could damage something (SPEC B2): a path that
-// exists and is not a regular file (a symlink, device, FIFO, socket or
-// directory), a path that would be an entry of any of the four scopes
-// (river gc could judge, or delete, its own result), or a single source.
-func checkOutputFiles(root *gc.Root, outputFile, summaryFile string) error {
+// Check refuses an --output-file or --summary-file (either may be "")
+// that could damage something (SPEC B2): a path that exists and is not a
+// regular file (a symlink, device, FIFO, socket or directory), a path that
+// would be an entry of any of the four scopes (river gc could judge, or
+// delete, its own result), or a single source. Its error is an *Error or
+// a *SameFileError; the caller runs it before anything is scanned (a
+// config error) and again just before writing (a runtime failure).
+func Check(root *gc.Root, outputFile, summaryFile string) error {
 	files := [2]string{outputFile, summaryFile}
 	var rootAbs string
 	guard := newOutputGuard(root)
@@ -33,41 +36,72 @@ func checkOutputFiles(root *gc.Root, outputFile, summaryFile string) error {
 			continue
 		}
 		if err := checkRegularOrAbsent(p); err != nil {
-			return configErrorf("--%s %s: %w", name, p, err)
+			return &Error{Flag: name, Path: p, Err: err}
 		}
 		if name == "summary-file" {
 			if err := checkNotLinkedElsewhere(p); err != nil {
-				return configErrorf("--%s %s: %w", name, p, err)
+				return &Error{Flag: name, Path: p, Err: err}
 			}
 		}
 		abs := resolvedAbs(p)
 		if other, dup := seen[abs]; dup {
-			return configErrorf("--%s and --%s name the same file %s", other, name, p)
+			return &SameFileError{First: other, Second: name, Path: p}
 		}
 		seen[abs] = name
 		if rootAbs == "" {
 			var err error
 			if rootAbs, err = root.RealPath(); err != nil {
-				return configErrorf("--%s %s: %w", name, p, err)
+				return &Error{Flag: name, Path: p, Err: err}
 			}
 		}
 		rel, err := filepath.Rel(rootAbs, abs)
 		if err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
 			if what := protectedRole(filepath.ToSlash(rel)); what != "" {
-				return configErrorf("--%s %s: is %s; river gc never writes there", name, p, what)
+				return &Error{Flag: name, Path: p, Err: &ProtectedError{What: what}}
 			}
 		}
 		// By identity too: "x/..", symlinked parents and bind mounts
 		// reach the scopes under names the path alone does not show.
 		if what := guard.check(p); what != "" {
-			return configErrorf("--%s %s: is %s; river gc never writes there", name, p, what)
+			return &Error{Flag: name, Path: p, Err: &ProtectedError{What: what}}
 		}
 	}
 	return nil
 }
 
-// errNotRegular says an output path exists and is not a regular file.
-var errNotRegular = errors.New("exists and is not a regular file; river gc never replaces it")
+// Error is an output file refused or not written: Flag is the flag's
+// name without dashes ("output-file", "summary-file"), Path the path given
+// ("" when the failure came before the file itself was reached).
+type Error struct {
+	Flag, Path string
+	Err        error
+}
+
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return "--" + e.Flag + ": " + e.Err.Error()
+	}
+	return "--" + e.Flag + " " + e.Path + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// SameFileError is --output-file and --summary-file naming one file.
+type SameFileError struct{ First, Second, Path string }
+
+func (e *SameFileError) Error() string {
+	return fmt.Sprintf("--%s and --%s name the same file %s", e.First, e.Second, e.Path)
+}
+
+// ProtectedError is an output path that is a scope entry, a single
+// source, or where a scope directory belongs; What says which.
+type ProtectedError struct{ What string }
+
+func (e *ProtectedError) Error() string { return "is " + e.What + "; river gc never writes there" }
+
+// ErrNotRegular says an output path exists and is not a regular file.
+var ErrNotRegular = errors.New("exists and is not a regular file; river gc never replaces it")
 
 // checkRegularOrAbsent accepts a missing path or a regular file.
 func checkRegularOrAbsent(p string) error {
@@ -78,15 +112,15 @@ func checkRegularOrAbsent(p string) error {
 	case err != nil:
 		return err
 	case !st.Mode().IsRegular():
-		return fmt.Errorf("%w (%s)", errNotRegular, st.Mode().Type())
+		return fmt.Errorf("%w (%s)", ErrNotRegular, st.Mode().Type())
 	}
 	return nil
 }
 
-// errLinked says a file to be appended to has other hard links: appending
+// ErrLinked says a file to be appended to has other hard links: appending
 // would change a file river gc does not own under another name (say, a
 // single source linked to the summary path).
-var errLinked = errors.New("has other hard links; river gc appends only to a file with one name")
+var ErrLinked = errors.New("has other hard links; river gc appends only to a file with one name")
 
 // checkNotLinkedElsewhere accepts a missing path or a file with one link.
 func checkNotLinkedElsewhere(p string) error {
@@ -95,7 +129,7 @@ func checkNotLinkedElsewhere(p string) error {
 		return nil // absent: created; other errors surface when writing
 	}
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Nlink > 1 {
-		return errLinked
+		return ErrLinked
 	}
 	return nil
 }
@@ -126,6 +160,9 @@ func resolvedAbs(p string) string {
 // of a scope or a single source (or below one); "" for neither.
 func protectedRole(rel string) string {
 	nfc := norm.NFC.String(rel)
+	if nfc == journal.Path || nfc == journal.AltPath {
+		return "river gc's intent journal"
+	}
 	for _, s := range skill.Scopes() {
 		if src := s.SingleSource(); src != "" && (nfc == src || strings.HasPrefix(nfc, src+"/")) {
 			return "the single source " + src

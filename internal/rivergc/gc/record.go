@@ -1,0 +1,131 @@
+//go:build linux
+
+package gc
+
+import (
+	"context"
+	"errors"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
+)
+
+// journalBatch is how many intents are made durable with one fdatasync
+// before any of their files is deleted.
+const journalBatch = 2048
+
+// Interrupted is what earlier --force runs that left no record did, read
+// from their intent journals (SPEC B4): every journaled file that is no
+// longer the file that was journaled.
+type Interrupted struct {
+	// Journals are the journals read (journal.Path, journal.AltPath).
+	Journals []string
+	// Removed and Rewritten are sorted and without repeats.
+	Removed, Rewritten []string
+	// Finished: every run in the journals ended its deletions; only its
+	// record is unconfirmed (it was killed while writing it, or writing
+	// it failed).
+	Finished bool
+}
+
+// recoverJournals reads the journals below the root. In a dry-run, a
+// journal whose run is alive (the lock is held by another process) is
+// not an interrupted run's and is not reported.
+func recoverJournals(cfg Config) (*Interrupted, []journal.Recovered, error) {
+	found, err := journal.Recover(cfg.Root.FD, heldName)
+	if cfg.Mode != Force && len(found) > 0 {
+		// Probed after reading: a run that started since holds the lock
+		// now and its journal is not a leftover. (One that started and
+		// ended in between is reported: an over-report, never an
+		// under-report.)
+		unlock, lerr := sweep.Lock(cfg.Root.FD)
+		if errors.Is(lerr, sweep.ErrLocked) {
+			return nil, nil, err
+		}
+		if lerr == nil {
+			unlock() //nolint:errcheck // released at once
+		}
+	}
+	if len(found) == 0 {
+		return nil, nil, err
+	}
+	in := &Interrupted{Finished: true}
+	for _, r := range found {
+		in.Journals = append(in.Journals, r.Journal)
+		in.Removed = append(in.Removed, r.Removed...)
+		in.Rewritten = append(in.Rewritten, r.Rewritten...)
+		in.Finished = in.Finished && r.Finished
+	}
+	slices.Sort(in.Removed)
+	slices.Sort(in.Rewritten)
+	in.Removed, in.Rewritten = slices.Compact(in.Removed), slices.Compact(in.Rewritten)
+	return in, found, err
+}
+
+// heldName is the private name sweep holds a file under between its last
+// check and its unlink.
+func heldName(p string) string {
+	dir, name := path.Split(p)
+	return dir + sweep.PrivatePrefix + name
+}
+
+// deleteJournaled deletes the targets in batches, each journaled and
+// synced before any of its files is touched. A journal that cannot be
+// opened or written stops the deletions there; the rest are counted in
+// the journal error. The journal is returned open (nil if none).
+func deleteJournaled(ctx context.Context, cfg Config, targets []sweep.Target) (*journal.Journal, sweep.Report) {
+	ts := slices.Clone(targets)
+	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
+	var rep sweep.Report
+	jn, err := journal.Open(cfg.Root.FD)
+	if err != nil {
+		rep.Errors = append(rep.Errors, journalError(err, journal.Path, len(ts)))
+		return nil, rep
+	}
+	intents := make([]journal.Intent, 0, min(journalBatch, len(ts)))
+	for lo := 0; lo < len(ts); lo += journalBatch {
+		if ctx.Err() != nil {
+			rep.NotAttempted += len(ts) - lo
+			break
+		}
+		batch := ts[lo:min(lo+journalBatch, len(ts))]
+		intents = intents[:0]
+		for _, t := range batch {
+			intents = append(intents, journal.Intent{Op: journal.Delete, Path: t.Path, Dev: t.Dev, Ino: t.Ino, Size: t.Size, MtimeNs: t.MtimeNs})
+		}
+		if err := jn.Intend(intents); err != nil {
+			rep.Errors = append(rep.Errors, journalError(err, jn.Rel(), len(ts)-lo))
+			break
+		}
+		var opts sweep.Options
+		if cfg.Progress != nil {
+			base := lo
+			opts.Progress = func(done, _ int) { cfg.Progress(base+done, len(ts)) }
+		}
+		r := sweep.Delete(ctx, cfg.Root.FD, batch, opts)
+		rep.Deleted = append(rep.Deleted, r.Deleted...)
+		rep.Gone = append(rep.Gone, r.Gone...)
+		rep.Errors = append(rep.Errors, r.Errors...)
+		rep.NotAttempted += r.NotAttempted
+		rep.Unprotected += r.Unprotected
+	}
+	// "done" only tells the next run that the deletions had ended; a
+	// journal that cannot take it changes nothing (the record is written
+	// next, then the journal removed), so its failure is not reported.
+	jn.Done() //nolint:errcheck
+	return jn, rep
+}
+
+// journalError is the errors[] entry of a journal that failed with
+// notAttempted deletions left.
+func journalError(err error, rel string, notAttempted int) *fserr.Error {
+	var fe *fserr.Error
+	if errors.As(err, &fe) {
+		rel, err = fe.Path, fe.Err
+	}
+	return &fserr.Error{Op: fserr.OpJournal, Path: rel, Err: &fserr.NotJournaledError{Cause: err, NotAttempted: notAttempted}}
+}

@@ -1,0 +1,186 @@
+//go:build linux
+
+package journal
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+)
+
+// tree makes a root with .river/tmp and returns it with an O_PATH
+// descriptor.
+func tree(t *testing.T, dirs ...string) (string, int) {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range dirs {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fd) })
+	return root, fd
+}
+
+// intentOf writes a file and returns its delete intent.
+func intentOf(t *testing.T, root, rel string) Intent {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(p, &st); err != nil {
+		t.Fatal(err)
+	}
+	return Intent{Op: Delete, Path: rel, Dev: uint64(st.Dev), Ino: st.Ino, Size: st.Size, MtimeNs: st.Mtim.Sec*1e9 + st.Mtim.Nsec}
+}
+
+// TestRecoverNamesExactlyTheGoneFiles: names with a newline, a quote, a
+// space, invalid UTF-8 and a backslash read back exactly; a file still
+// there is not reported, one replaced by another file is.
+func TestRecoverNamesExactlyTheGoneFiles(t *testing.T) {
+	root, fd := tree(t, ".river/tmp")
+	names := []string{".river/tmp/a\nb", ".river/tmp/q\"uote", ".river/tmp/sp ace", ".river/tmp/bad\xff", `.river/tmp/back\slash`, ".river/tmp/kept", ".river/tmp/replaced"}
+	var ins []Intent
+	for _, n := range names {
+		ins = append(ins, intentOf(t, root, n))
+	}
+	j, err := Open(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Rel() != Path {
+		t.Errorf("journal at %s, want %s", j.Rel(), Path)
+	}
+	if err := j.Intend(ins); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names[:5] {
+		os.Remove(filepath.Join(root, n))
+	}
+	os.Remove(filepath.Join(root, ".river/tmp/replaced"))
+	intentOf(t, root, ".river/tmp/replaced") // another inode, same name
+	j.Close()
+	got, err := Recover(fd, nil)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Recover = %+v, %v", got, err)
+	}
+	want := append(slices.Clone(names[:5]), ".river/tmp/replaced")
+	slices.Sort(want)
+	if !slices.Equal(got[0].Removed, want) || got[0].Finished {
+		t.Errorf("Removed = %q (finished %v), want %q, not finished", got[0].Removed, got[0].Finished, want)
+	}
+}
+
+// TestTornLastLineIgnoredCorruptionRefused: a last line cut short (a kill
+// inside write) is ignored; a bad line before the end is an error and
+// the journal is reported, not silently skipped.
+func TestTornLastLineIgnoredCorruptionRefused(t *testing.T) {
+	root, fd := tree(t, ".river/tmp")
+	j := filepath.Join(root, Path)
+	os.WriteFile(j, []byte(Header+"\nrun\ndelete 1 2 3 4 \".river/tmp/x\"\ndelete 1 2"), 0o600)
+	got, err := Recover(fd, nil)
+	if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/x"}) {
+		t.Errorf("torn tail: %+v, %v", got, err)
+	}
+	os.WriteFile(j, []byte(Header+"\nrun\ngarbage\ndelete 1 2 3 4 \".river/tmp/x\"\n"), 0o600)
+	if _, err := Recover(fd, nil); !errors.Is(err, fserr.ErrJournalCorrupt) {
+		t.Errorf("corrupt journal: err %v, want ErrJournalCorrupt", err)
+	}
+	os.WriteFile(j, []byte(Header+"\nrun\ndelete 1 2 3 4 \"../escape\"\n"), 0o600)
+	if _, err := Recover(fd, nil); !errors.Is(err, fserr.ErrJournalCorrupt) {
+		t.Errorf("non-canonical path: err %v, want ErrJournalCorrupt", err)
+	}
+}
+
+// TestOpenNeverFollowsOrAdopts: a symlink at the journal's name is
+// neither written through nor read; a hard-linked journal is not appended
+// to; a symlinked .river sends the journal to AltPath.
+func TestOpenNeverFollowsOrAdopts(t *testing.T) {
+	root, fd := tree(t, ".river", "artifacts")
+	victim := filepath.Join(root, "victim")
+	os.WriteFile(victim, []byte("keep"), 0o644)
+	os.Symlink(victim, filepath.Join(root, Path))
+	if j, err := Open(fd); err == nil {
+		j.Close()
+		t.Errorf("Open through a symlink succeeded")
+	}
+	if _, err := Recover(fd, nil); err == nil {
+		t.Errorf("Recover read through a symlink without an error")
+	}
+	os.Remove(filepath.Join(root, Path))
+	os.Link(victim, filepath.Join(root, Path))
+	if j, err := Open(fd); !errors.Is(err, fserr.ErrLinked) {
+		if j != nil {
+			j.Close()
+		}
+		t.Errorf("Open of a hard-linked journal: %v, want ErrLinked", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("victim changed: %q", b)
+	}
+	os.Remove(filepath.Join(root, Path))
+	os.Remove(filepath.Join(root, ".river"))
+	os.Symlink("artifacts", filepath.Join(root, ".river"))
+	j, err := Open(fd)
+	if err != nil || j.Rel() != AltPath {
+		t.Fatalf("Open with a symlinked .river: %v, %v; want %s", j, err, AltPath)
+	}
+	j.Close()
+	if _, err := os.Lstat(filepath.Join(root, "artifacts/gc-journal")); err == nil {
+		t.Errorf("journal written through the .river symlink")
+	}
+}
+
+// TestAppendHeldAndRemove: a second run appends to a killed run's
+// journal; a file held under its private name is not reported; Remove
+// deletes both journals only while they are the files read.
+func TestAppendHeldAndRemove(t *testing.T) {
+	root, fd := tree(t, ".river/tmp")
+	a, b := intentOf(t, root, ".river/tmp/a"), intentOf(t, root, ".river/tmp/b")
+	j, _ := Open(fd)
+	j.Intend([]Intent{a})
+	j.Done()
+	j.Close()
+	j2, err := Open(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j2.Intend([]Intent{b})
+	os.Rename(filepath.Join(root, ".river/tmp/a"), filepath.Join(root, ".river/tmp/.held.a"))
+	os.Remove(filepath.Join(root, ".river/tmp/b"))
+	held := func(p string) string { return filepath.Dir(p) + "/.held." + filepath.Base(p) }
+	got, err := Recover(fd, held)
+	if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/b"}) || got[0].Finished {
+		t.Fatalf("Recover = %+v, %v; want b only, not finished", got, err)
+	}
+	// A journal replaced since it was read is not ours to remove.
+	other := filepath.Join(root, ".river/other")
+	os.WriteFile(other, []byte(Header+"\n"), 0o600)
+	os.Rename(filepath.Join(root, Path), other+".old")
+	os.Rename(other, filepath.Join(root, Path))
+	if err := Remove(fd, got, nil); !errors.Is(err, fserr.ErrChanged) {
+		t.Errorf("Remove of a journal replaced since it was read: %v, want ErrChanged", err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, Path)); err != nil {
+		t.Errorf("the replacement was removed: %v", err)
+	}
+	os.Rename(other+".old", filepath.Join(root, Path))
+	if err := Remove(fd, got, j2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, Path)); err == nil {
+		t.Errorf("journal left after Remove")
+	}
+}
