@@ -139,6 +139,15 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-single-source-outside-root": {
 		"single source のシンボリックリンク %s がルート外の %s を指しているため、ここでは何も保護しません。ルート内を指すようにしてください。",
 		"the single source symlink %s points outside the root (%s), so it protects nothing here; point it inside the root."},
+	"gc-warn-single-source-loop": {
+		"single source のシンボリックリンク %s (%s) はリンクの連鎖がループしているため、何も保護しません。リンクを張り直してください。",
+		"the single source symlink %s (%s) is a loop of links, so it protects nothing; fix the link."},
+	"gc-warn-single-source-not-a-directory": {
+		"single source のシンボリックリンク %s (%s) はディレクトリでないものに行き当たります。リンクを張り直してください。",
+		"the single source symlink %s (%s) runs into something that is not a directory; fix the link."},
+	"gc-warn-single-source-undecided": {
+		"single source のシンボリックリンク %s (%s) の参照先がルート内か判定できません (%s)。%s 全体を保護しました。",
+		"cannot tell whether the single source symlink %s (%s) points inside the root (%s), so all of %s is kept."},
 	"gc-warn-unused-exclude": {
 		"--exclude %s はどのファイルにも一致しませんでした。パターンの綴りと scope を確認してください。",
 		"--exclude %s matched no file of the selected scopes; check the pattern's spelling and the scopes."},

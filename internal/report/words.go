@@ -4,6 +4,7 @@ package report
 
 import (
 	"errors"
+	"path"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,9 @@ func ErrorText(e *fserr.Error, lang render.Lang) string {
 // causeText words the cause of an error: the typed causes from the
 // catalog, a system errno as the system names it.
 func causeText(err error, lang render.Lang) string {
+	if err == nil {
+		return "?"
+	}
 	var (
 		held    *fserr.HeldError
 		intr    *fserr.InterruptedError
@@ -135,8 +139,11 @@ func NoteText(scope skill.Scope, n scan.Note, lang render.Lang) string {
 func WarningText(w gc.Warning, lang render.Lang) string {
 	n, total := strconv.Itoa(w.N), strconv.Itoa(w.Total)
 	switch w.Kind {
-	case gc.WarnDanglingSingleSource, gc.WarnSingleSourceOutsideRoot:
+	case gc.WarnDanglingSingleSource, gc.WarnSingleSourceOutsideRoot, gc.WarnSingleSourceLoop, gc.WarnSingleSourceNotDir:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), displayPath(w.Path), displayPath(w.Target))
+	case gc.WarnSingleSourceUndecided:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), displayPath(w.Path), displayPath(w.Target),
+			causeText(w.Err, lang), displayPath(path.Dir(w.Path)))
 	case gc.WarnUnusedExclude:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), w.Path)
 	case gc.WarnAggressive:

@@ -244,7 +244,8 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 
 // WarningKinds returns river gc's warning kinds in output order.
 func WarningKinds() []WarningKind {
-	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnUnusedExclude,
+	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
+		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnLeftover, WarnRestored}
 }
 

@@ -88,6 +88,17 @@ const (
 	// WarnSingleSourceOutsideRoot: a single source points outside the
 	// root, so it protects nothing here. Path, Target.
 	WarnSingleSourceOutsideRoot WarningKind = "single-source-outside-root"
+	// WarnSingleSourceLoop: a single source is a symlink whose chain of
+	// links loops (more than 40 hops). Path, Target.
+	WarnSingleSourceLoop WarningKind = "single-source-loop"
+	// WarnSingleSourceNotDir: a single source's symlink runs into a
+	// file that is no directory on the way, or latest (the current run)
+	// points to something that is no directory. Path, Target.
+	WarnSingleSourceNotDir WarningKind = "single-source-not-a-directory"
+	// WarnSingleSourceUndecided: where a single source's symlink leads
+	// could not be decided (Err says why); the directory holding the link
+	// is protected whole instead. Path, Target, Err.
+	WarnSingleSourceUndecided WarningKind = "single-source-undecided"
 	// WarnUnusedExclude: an --exclude pattern matched no file of the
 	// selected scopes. Path is the pattern.
 	WarnUnusedExclude WarningKind = "unused-exclude"
@@ -120,6 +131,8 @@ type Warning struct {
 	Path     string
 	Target   string
 	N, Total int
+	// Err is the system error behind WarnSingleSourceUndecided.
+	Err error
 }
 
 // Outcome is the whole run, in the orders of SPEC Part B.
