@@ -148,6 +148,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-single-source-undecided": {
 		"single source のシンボリックリンク %s (%s) の参照先がルート内か判定できません (%s)。%s 全体を保護しました。",
 		"cannot tell whether the single source symlink %s (%s) points inside the root (%s), so all of %s is kept."},
+	"gc-warn-nested-repo": {
+		"scope %s: 独自の .git を持つディレクトリ %s 件は別のリポジトリなので、中に入らず何も削除しません (最初: %s)。",
+		"scope %s: directories holding their own .git are other repositories, never entered and never cleaned: %s (first: %s)."},
 	"gc-warn-unused-exclude": {
 		"--exclude %s はどのファイルにも一致しませんでした。パターンの綴りと scope を確認してください。",
 		"--exclude %s matched no file of the selected scopes; check the pattern's spelling and the scopes."},
@@ -218,6 +221,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-tracked":      {"→ 保持: git 管理下 (または .gitkeep/.keep)", "→ keep: tracked in git (or .gitkeep/.keep)"},
 	"gc-verdict-unjudgeable":  {"→ 保持: エンジンが判定できない名前", "→ keep: a name the engine cannot judge"},
 	"gc-verdict-future":       {"→ 保持: タイムスタンプが未来 (--now より後)", "→ keep: timestamp in the future (after --now)"},
+	"gc-verdict-nested-repo":  {"→ 保持: 独自の .git を持つ別のリポジトリの中", "→ keep: inside another repository (a directory holding its own .git); never entered"},
 	"gc-verdict-not-in-scope": {"→ 選択された scope のいずれにも含まれません", "→ not in any selected scope"},
 	"gc-verdict-not-found":    {"→ 通常ファイルが見つかりません", "→ not found (no regular file at this path)"},
 	"gc-verdict-error":        {"→ エラー: %s", "→ error: %s"},

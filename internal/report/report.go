@@ -82,6 +82,9 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.int("hardGuarded", int64(s.Protected.HardGuarded))
 		j.int("excluded", int64(s.Protected.Excluded))
 		j.int("tracked", int64(s.Protected.Tracked))
+		if s.Protected.NestedRepos > 0 { // B4 addition, written only when there are some (decision 41)
+			j.int("nestedRepos", int64(s.Protected.NestedRepos))
+		}
 		j.end('}')
 		j.key("sources")
 		j.begin('{')

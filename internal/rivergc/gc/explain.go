@@ -39,6 +39,13 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 					ex.Verdict, ex.Err = VerdictError, e
 				}
 			}
+			for _, so := range j.out.Scopes {
+				for _, r := range so.NestedRepos {
+					if ex.Verdict == VerdictNotFound && (rel == r || strings.HasPrefix(rel, r+"/")) {
+						ex.Verdict, ex.Scope = VerdictNestedRepo, so.Scope
+					}
+				}
+			}
 			if ex.Verdict == VerdictNotFound && !inSelected(cfg.Scopes, rel) {
 				ex.Verdict = VerdictNotInScope
 			}

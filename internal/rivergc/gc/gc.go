@@ -147,7 +147,8 @@ func judge(cfg Config) (judgement, error) {
 			return j, fmt.Errorf("judging scope %s: %w", scope, err)
 		}
 		so := ScopeOutcome{Scope: scope, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
-			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked}}
+			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
+				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos}
 		so.Result.Removed = nil // moved to so.Removed
 		// res.Removed and sc.files are both in path order: one merge walk
 		// finds each removed file's scan record, and keptSummary counts
@@ -245,7 +246,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 // WarningKinds returns river gc's warning kinds in output order.
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
-		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnUnusedExclude,
+		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnLeftover, WarnRestored}
 }
 

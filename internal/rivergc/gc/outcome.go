@@ -50,6 +50,10 @@ type Protected struct {
 	Excluded int
 	// Tracked: tracked in the git index, or named .gitkeep or .keep.
 	Tracked int
+	// NestedRepos counts directories (not files) of the scope that hold
+	// a ".git" entry: repositories of their own, never entered, so none
+	// of their files is counted anywhere else (SPEC B4).
+	NestedRepos int
 }
 
 // Sources counts where the timestamps of a scope's files came from.
@@ -74,6 +78,9 @@ type ScopeOutcome struct {
 	KeptBytes skill.Bytes
 	Protected Protected
 	Sources   Sources
+	// NestedRepos names the nested repositories Protected.NestedRepos
+	// counts, sorted.
+	NestedRepos []string
 }
 
 // WarningKind names one of river gc's own warnings (SPEC B2, B3): each is
@@ -99,6 +106,10 @@ const (
 	// could not be decided (Err says why); the directory holding the link
 	// is protected whole instead. Path, Target, Err.
 	WarnSingleSourceUndecided WarningKind = "single-source-undecided"
+	// WarnNestedRepo: N directories of Scope hold a ".git" entry and
+	// were not entered: their files are kept whatever their age. Path is
+	// the first.
+	WarnNestedRepo WarningKind = "nested-repo"
 	// WarnUnusedExclude: an --exclude pattern matched no file of the
 	// selected scopes. Path is the pattern.
 	WarnUnusedExclude WarningKind = "unused-exclude"
@@ -192,6 +203,7 @@ const (
 	VerdictTracked     Verdict = "tracked"      // in the git index, or .gitkeep/.keep
 	VerdictUnjudgeable Verdict = "unjudgeable"  // a name the engine cannot judge
 	VerdictFuture      Verdict = "future"       // timestamp after --now
+	VerdictNestedRepo  Verdict = "nested-repo"  // inside a repository of its own, never entered
 	VerdictNotInScope  Verdict = "not-in-scope" // in none of the selected scopes
 	VerdictNotFound    Verdict = "not-found"    // no regular file at that path
 	VerdictError       Verdict = "error"        // could not be examined (Err)

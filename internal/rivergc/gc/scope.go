@@ -22,6 +22,7 @@ type scopeScan struct {
 	tracked   int         // files protected as tracked; never handed to the engine
 	sources   Sources
 	leftovers []string
+	repos     []string // nested repositories, not entered
 	errs      []*fserr.Error
 }
 
@@ -37,6 +38,7 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 		errs:  res.Errors,
 		// Leftovers are not judged: a --force run restores them first.
 		leftovers: res.Leftovers,
+		repos:     res.NestedRepos,
 	}
 	if cfg.OnNote != nil {
 		for _, n := range res.Notes {
@@ -79,6 +81,9 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 // Warnings about guards are dropped: river gc supplied those guards itself.
 func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning {
 	var ws []Warning
+	if len(sc.repos) > 0 {
+		ws = append(ws, Warning{Kind: WarnNestedRepo, Scope: scope, Path: sc.repos[0], N: len(sc.repos)})
+	}
 	// An evaluated result counts these same files as out of scope (scanned
 	// paths are distinct, and a file has no children to make the engine
 	// take it for a directory), so a count of zero spares the second pass.
