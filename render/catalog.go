@@ -160,6 +160,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-future-timestamp": {
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},
+	"gc-warn-unusable-timestamp": {
+		"scope %s: タイムスタンプが 1970 年以前で使えないファイル %s 件を保持しました (最初: %s)。mtime またはメタデータを確認してください。",
+		"scope %s: files kept with a timestamp at or before 1970, which is unusable: %s (first: %s); check the mtimes or the metadata."},
 	"gc-warn-aggressive": {
 		"scope %s: 削除判定 %s 件 / 全 %s 件 (80%% 超)。retention が厳しすぎないか確認してください。",
 		"scope %s: removals %s of %s (more than 80%%); check that the retention is not too aggressive."},
@@ -222,6 +225,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-unjudgeable":  {"→ 保持: エンジンが判定できない名前", "→ keep: a name the engine cannot judge"},
 	"gc-verdict-future":       {"→ 保持: タイムスタンプが未来 (--now より後)", "→ keep: timestamp in the future (after --now)"},
 	"gc-verdict-nested-repo":  {"→ 保持: 独自の .git を持つ別のリポジトリの中", "→ keep: inside another repository (a directory holding its own .git); never entered"},
+	"gc-verdict-unusable":     {"→ 保持: タイムスタンプが 1970 年以前で使えません", "→ keep: timestamp at or before 1970 (unusable)"},
 	"gc-verdict-not-in-scope": {"→ 選択された scope のいずれにも含まれません", "→ not in any selected scope"},
 	"gc-verdict-not-found":    {"→ 通常ファイルが見つかりません", "→ not found (no regular file at this path)"},
 	"gc-verdict-error":        {"→ エラー: %s", "→ error: %s"},

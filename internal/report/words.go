@@ -148,7 +148,7 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), w.Path)
 	case gc.WarnAggressive:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
-	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnNestedRepo:
+	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, displayPath(w.Path))
 	case gc.WarnUnprotectedDelete:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)

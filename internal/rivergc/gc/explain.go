@@ -103,7 +103,9 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			fv.verdict = VerdictGuarded
 		case m.Match(nfc):
 			fv.verdict = VerdictExcluded
-		case f.Timestamp <= 0 || f.Timestamp > cfg.Now:
+		case f.Timestamp <= 0:
+			fv.verdict = VerdictUnusable
+		case f.Timestamp > cfg.Now:
 			fv.verdict = VerdictFuture
 		case isRemoved:
 			fv.verdict, fv.decision = VerdictRemove, d

@@ -247,7 +247,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnLeftover, WarnRestored}
+		WarnUnjudgeableName, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnLeftover, WarnRestored}
 }
 
 // Inventories returns the skill input document of every scope that has at

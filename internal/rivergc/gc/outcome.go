@@ -120,6 +120,10 @@ const (
 	// WarnFutureTimestamp: N files of Scope have a timestamp after --now;
 	// they are kept. Path is the first.
 	WarnFutureTimestamp WarningKind = "future-timestamp"
+	// WarnUnusableTimestamp: N files of Scope have a timestamp at or
+	// before 1970-01-01T00:00:00Z (an mtime of 0, say), which cannot be
+	// judged; they are kept. Path is the first.
+	WarnUnusableTimestamp WarningKind = "unusable-timestamp"
 	// WarnAggressive: Scope would remove N of Total files (> 80%).
 	WarnAggressive WarningKind = "aggressive"
 	// WarnUnprotectedDelete: N files were deleted without the
@@ -203,6 +207,7 @@ const (
 	VerdictTracked     Verdict = "tracked"      // in the git index, or .gitkeep/.keep
 	VerdictUnjudgeable Verdict = "unjudgeable"  // a name the engine cannot judge
 	VerdictFuture      Verdict = "future"       // timestamp after --now
+	VerdictUnusable    Verdict = "unusable"     // timestamp at or before 1970
 	VerdictNestedRepo  Verdict = "nested-repo"  // inside a repository of its own, never entered
 	VerdictNotInScope  Verdict = "not-in-scope" // in none of the selected scopes
 	VerdictNotFound    Verdict = "not-found"    // no regular file at that path
