@@ -172,6 +172,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-restored": {
 		"中断された以前の実行が残した %s 件を元の名前に戻しました (最初: %s)。",
 		"files put back from the private names an interrupted run left: %s (first: %s)."},
+	"gc-warn-in-flight": {
+		"実行中の --force が作業用の名前で削除中のファイルが %s 件あります (最初: %s)。中断の残りではありません。",
+		"files a --force run that is running now holds under a private name while deleting them: %s (first: %s); not leftovers of an interrupted run."},
 	"gc-warn-leftover": {
 		"中断された以前の実行が作業用の名前で残したファイルが %s 件あります (最初: %s)。次の --force 実行で元の名前に戻します。",
 		"files an interrupted run left under a private name: %s (first: %s); the next --force run puts them back."},

@@ -152,7 +152,7 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, displayPath(w.Path))
 	case gc.WarnUnprotectedDelete:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
-	case gc.WarnRestored, gc.WarnLeftover:
+	case gc.WarnRestored, gc.WarnLeftover, gc.WarnInFlight:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, displayPath(w.Path))
 	}
 	return string(w.Kind)

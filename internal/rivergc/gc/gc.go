@@ -184,7 +184,13 @@ func judge(cfg Config) (judgement, error) {
 	}
 	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
-		j.out.Warnings = append(j.out.Warnings, Warning{Kind: WarnLeftover, Path: slices.Min(j.leftovers), N: n})
+		// Private names under a held lock belong to a live --force run:
+		// files in flight, not leftovers of an interrupted one (SPEC B4).
+		kind := WarnLeftover
+		if held, err := sweep.Held(cfg.Root.FD); err == nil && held {
+			kind = WarnInFlight
+		}
+		j.out.Warnings = append(j.out.Warnings, Warning{Kind: kind, Path: slices.Min(j.leftovers), N: n})
 	}
 	return j, nil
 }
@@ -247,7 +253,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnLeftover, WarnRestored}
+		WarnUnjudgeableName, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 
 // Inventories returns the skill input document of every scope that has at

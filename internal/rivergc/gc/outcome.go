@@ -130,6 +130,10 @@ const (
 	// rename-then-check protection (name too long for the private name,
 	// or a file system without renameat2). Path is the first.
 	WarnUnprotectedDelete WarningKind = "unprotected-delete"
+	// WarnInFlight: N files are held under a private name by a --force
+	// run that is running now (it holds the root's lock): they are being
+	// deleted, and are neither listed nor leftovers. Path is the first.
+	WarnInFlight WarningKind = "in-flight"
 	// WarnLeftover: N files are held under a private name by an
 	// interrupted --force run (dry-run leaves them; the next --force run
 	// puts them back). Path is the first.
