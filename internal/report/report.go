@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/width"
 
@@ -255,7 +256,10 @@ func Errors(w io.Writer, errs []*fserr.Error, lang render.Lang) error {
 // characters, so a file name cannot break the summary's lines or send
 // escape sequences to a terminal. JSON output keeps paths exact.
 func displayPath(p string) string {
-	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+	// Quoted also when not UTF-8 or holding a quote or a backslash: an
+	// unquoted form then never contains either, so a quoted one (Go's
+	// escapes, \xff for a byte) cannot be mistaken for a real name.
+	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 || !utf8.ValidString(p) || strings.ContainsAny(p, `"\`) {
 		return strconv.Quote(p)
 	}
 	return p
