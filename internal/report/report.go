@@ -87,6 +87,14 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 			j.int("nestedRepos", int64(s.Protected.NestedRepos))
 		}
 		j.end('}')
+		if s.Linked > 0 { // B4 addition: removed names whose bytes other hard links still hold (decision 46)
+			j.key("linked")
+			j.begin('{')
+			j.int("count", int64(s.Linked))
+			j.key("sizeBytes")
+			j.lit(s.LinkedBytes.String())
+			j.end('}')
+		}
 		j.key("sources")
 		j.begin('{')
 		j.int("metadata", int64(s.Sources.Metadata))

@@ -207,6 +207,10 @@ func (o *Outcome) apply(rep sweep.Report) {
 	for _, p := range rep.Gone {
 		gone[p] = true
 	}
+	linked := map[string]bool{}
+	for _, p := range rep.Linked {
+		linked[p] = true
+	}
 	o.Errors = append(o.Errors, rep.Errors...)
 	if rep.NotAttempted > 0 {
 		o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpDelete, Path: ".", Err: &fserr.InterruptedError{NotAttempted: rep.NotAttempted}})
@@ -223,6 +227,14 @@ func (o *Outcome) apply(rep sweep.Report) {
 			case deleted[d.Path]:
 				s.Removed[n], s.Stamps[n] = d, s.Stamps[k]
 				n++
+				if linked[d.Path] {
+					s.Linked++
+					s.LinkedBytes = s.LinkedBytes.Add(d.SizeBytes)
+					o.Linked++
+					o.LinkedBytes = o.LinkedBytes.Add(d.SizeBytes)
+				} else {
+					o.FreedBytes = o.FreedBytes.Add(d.SizeBytes)
+				}
 			default:
 				s.Kept++
 				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)

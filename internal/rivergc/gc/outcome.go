@@ -78,6 +78,11 @@ type ScopeOutcome struct {
 	KeptBytes skill.Bytes
 	Protected Protected
 	Sources   Sources
+	// Linked and LinkedBytes count the removed files (force mode) whose
+	// data other hard links still hold: their names are gone, their bytes
+	// were not freed, so "reclaimed space" leaves them out (SPEC B4).
+	Linked      int
+	LinkedBytes skill.Bytes
 	// NestedRepos names the nested repositories Protected.NestedRepos
 	// counts, sorted.
 	NestedRepos []string
@@ -163,6 +168,13 @@ type Outcome struct {
 	Warnings []Warning // in WarningKind order, then scope, then path
 	// Errors is sorted by path, then operation; the report words them.
 	Errors []*fserr.Error
+	// In force mode, FreedBytes is the size of the deleted files that had
+	// no other hard link (the space actually reclaimed), and Linked and
+	// LinkedBytes count the deleted files whose bytes other links still
+	// hold (the scopes' Linked, summed).
+	FreedBytes  skill.Bytes
+	Linked      int
+	LinkedBytes skill.Bytes
 }
 
 // RemovedCount is the number of entries of removed[].
