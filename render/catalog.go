@@ -116,6 +116,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	// river gc (package report): totals, tables, removals, warnings,
 	// errors, notes, --explain, --summary-file and progress.
 	"gc-total-force":     {"合計 %s (%s ファイル) を削除しました", "Total reclaimed space: %s, files: %s"},
+	"gc-debug-root":      {"ルート: %s", "root: %s"},
 	"gc-total-linked":    {"うち %s (%s ファイル) は他のハードリンクが残るため解放されていません", "not freed: %s in %s files still held by other hard links"},
 	"gc-total-dry-run":   {"合計 %s (%s ファイル) を削除できます (dry-run のため未削除)", "Total reclaimable space: %s, files: %s (dry-run: nothing deleted)"},
 	"gc-protected":       {"保護", "protected"},

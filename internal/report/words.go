@@ -157,3 +157,9 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 	}
 	return string(w.Kind)
 }
+
+// RootLine words the root a run uses, for --debug (SPEC B4: the chosen
+// root is always printed).
+func RootLine(root string, lang render.Lang) string {
+	return render.Message(lang, "gc-debug-root", displayPath(root))
+}
