@@ -178,7 +178,7 @@ func allValid(patterns []string) bool {
 // GIT_DISCOVERY_ACROSS_FILESYSTEM set to a false value is git's default
 // and is accepted. Variables that only move objects or refs
 // (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_NAMESPACE)
-// do not change the index and are ignored (decision 43).
+// do not change the index and are ignored (decision 42).
 var gitEnvVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
 	"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CEILING_DIRECTORIES"}
 
