@@ -209,6 +209,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-note-missing":       {"存在しません。%s には走査対象がありません", "does not exist; nothing to scan in %s"},
 	"gc-note-not-dir":       {"%s でありディレクトリではありません。辿らず、%s は走査しません", "is %s, not a directory; not followed, nothing scanned in %s"},
 	"gc-note-special":       {"%s のため辿らず、一覧に含めません", "%s; not followed, not listed"},
+	"gc-note-nested-repo":   {"独自の .git を持つ別のリポジトリのため、中に入りません", "another repository (it holds its own .git); not entered"},
 	"gc-note-other-mount":   {"別のファイルシステム上のため下位を走査しません", "on another file system; not descended"},
 	"gc-note-changed":       {"走査中に変更されました (現在 %s)。下位を走査しません", "changed during scan (now %s); not descended"},
 	"gc-note-metadata":      {"メタデータを使いません (%s)。mtime を使います", "metadata not used (%s); mtime used"},

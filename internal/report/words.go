@@ -123,6 +123,8 @@ func NoteText(scope skill.Scope, n scan.Note, lang render.Lang) string {
 		return render.Message(lang, "gc-note-special", kind)
 	case scan.NoteOtherMount:
 		return render.Message(lang, "gc-note-other-mount")
+	case scan.NoteNestedRepo:
+		return render.Message(lang, "gc-note-nested-repo")
 	case scan.NoteChanged:
 		return render.Message(lang, "gc-note-changed", kind)
 	case scan.NoteMetadataUnusable:

@@ -110,6 +110,7 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 		}
 		if isRepo(cur) { // artifacts/ itself, or a scope directory, is a repository of its own
 			w.repos = append(w.repos, sofar)
+			w.note(Note{Path: sofar, Kind: NoteNestedRepo})
 			unix.Close(cur)
 			return -1, false
 		}
@@ -238,6 +239,7 @@ func (w *walker) openChild(dirfd int, nameZ *byte) (int, dirID, bool) {
 	}
 	if isRepo(fd) {
 		w.repos = append(w.repos, string(w.path))
+		w.note(Note{Path: string(w.path), Kind: NoteNestedRepo})
 		unix.Close(fd)
 		return -1, dirID{}, false
 	}
