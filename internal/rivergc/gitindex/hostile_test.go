@@ -125,3 +125,32 @@ func TestReadAtNeverWaitsNorTrustsSize(t *testing.T) {
 		t.Errorf("readAt(small) = %q, %v", data, err)
 	}
 }
+
+// FuzzEwahBits checks that no bitmap panics the split-index decoder, that
+// every failure is ErrCorrupt, and that a decoded bitmap never holds more
+// positions than the bound, ascending and below it.
+func FuzzEwahBits(f *testing.F) {
+	f.Add(hugeRun(), uint32(1))
+	f.Add(emptyBitmap(), uint32(0))
+	f.Fuzz(func(t *testing.T, b []byte, limit uint32) {
+		bitmap, _, err := ewahSplit(b)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("ewahSplit: %v, want ErrCorrupt", err)
+			}
+			return
+		}
+		set, err := ewahBits(bitmap, uint64(limit%(1<<16)))
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) || set != nil {
+				t.Fatalf("ewahBits = %d positions, %v; want none, ErrCorrupt", len(set), err)
+			}
+			return
+		}
+		for i, p := range set {
+			if p >= uint64(limit%(1<<16)) || (i > 0 && p <= set[i-1]) {
+				t.Fatalf("position %d (#%d) out of order or beyond %d", p, i, limit%(1<<16))
+			}
+		}
+	})
+}
