@@ -34,7 +34,9 @@ const maxSmallFile = 1 << 20
 // /proc: at each step up, the parent is listed and the entry whose
 // (st_dev, st_ino) equals the child's is its name. A directory renamed
 // during the walk makes that lookup fail (an error) or, renamed after it
-// was named, leaves the prefix as it was at that instant.
+// was named, leaves the prefix as it was at that instant. A directory on
+// the way that cannot be listed (mode 0711) is an error only if a
+// repository is found above it; with none anywhere, the set is empty.
 //
 // A missing index file (a fresh "git init") yields an empty set. An index
 // that cannot be read or decoded completely is an *Error whose cause is
