@@ -116,6 +116,8 @@ var messages = map[string][2]string{ // key → {ja, en}
 	// river gc (package report): totals, tables, removals, warnings,
 	// errors, notes, --explain, --summary-file and progress.
 	"gc-total-force":     {"合計 %s (%s ファイル) を削除しました", "Total reclaimed space: %s, files: %s"},
+	"gc-debug-root":      {"ルート: %s", "root: %s"},
+	"gc-total-linked":    {"うち %s (%s ファイル) は他のハードリンクが残るため解放されていません", "not freed: %s in %s files still held by other hard links"},
 	"gc-total-dry-run":   {"合計 %s (%s ファイル) を削除できます (dry-run のため未削除)", "Total reclaimable space: %s, files: %s (dry-run: nothing deleted)"},
 	"gc-protected":       {"保護", "protected"},
 	"gc-guarded":         {"組み込み保護", "guarded"},
@@ -139,6 +141,18 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-single-source-outside-root": {
 		"single source のシンボリックリンク %s がルート外の %s を指しているため、ここでは何も保護しません。ルート内を指すようにしてください。",
 		"the single source symlink %s points outside the root (%s), so it protects nothing here; point it inside the root."},
+	"gc-warn-single-source-loop": {
+		"single source のシンボリックリンク %s (%s) はリンクの連鎖がループしているため、何も保護しません。リンクを張り直してください。",
+		"the single source symlink %s (%s) is a loop of links, so it protects nothing; fix the link."},
+	"gc-warn-single-source-not-a-directory": {
+		"single source のシンボリックリンク %s (%s) はディレクトリでないものに行き当たります。リンクを張り直してください。",
+		"the single source symlink %s (%s) runs into something that is not a directory; fix the link."},
+	"gc-warn-single-source-undecided": {
+		"single source のシンボリックリンク %s (%s) の参照先がルート内か判定できません (%s)。%s 全体を保護しました。",
+		"cannot tell whether the single source symlink %s (%s) points inside the root (%s), so all of %s is kept."},
+	"gc-warn-nested-repo": {
+		"scope %s: 独自の .git を持つディレクトリ %s 件は別のリポジトリなので、中に入らず何も削除しません (最初: %s)。",
+		"scope %s: directories holding their own .git are other repositories, never entered and never cleaned: %s (first: %s)."},
 	"gc-warn-unused-exclude": {
 		"--exclude %s はどのファイルにも一致しませんでした。パターンの綴りと scope を確認してください。",
 		"--exclude %s matched no file of the selected scopes; check the pattern's spelling and the scopes."},
@@ -148,6 +162,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-future-timestamp": {
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},
+	"gc-warn-unusable-timestamp": {
+		"scope %s: タイムスタンプが 1970 年以前で使えないファイル %s 件を保持しました (最初: %s)。mtime またはメタデータを確認してください。",
+		"scope %s: files kept with a timestamp at or before 1970, which is unusable: %s (first: %s); check the mtimes or the metadata."},
 	"gc-warn-aggressive": {
 		"scope %s: 削除判定 %s 件 / 全 %s 件 (80%% 超)。retention が厳しすぎないか確認してください。",
 		"scope %s: removals %s of %s (more than 80%%); check that the retention is not too aggressive."},
@@ -157,6 +174,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-restored": {
 		"中断された以前の実行が残した %s 件を元の名前に戻しました (最初: %s)。",
 		"files put back from the private names an interrupted run left: %s (first: %s)."},
+	"gc-warn-in-flight": {
+		"実行中の --force が作業用の名前で削除中のファイルが %s 件あります (最初: %s)。中断の残りではありません。",
+		"files a --force run that is running now holds under a private name while deleting them: %s (first: %s); not leftovers of an interrupted run."},
 	"gc-warn-leftover": {
 		"中断された以前の実行が作業用の名前で残したファイルが %s 件あります (最初: %s)。次の --force 実行で元の名前に戻します。",
 		"files an interrupted run left under a private name: %s (first: %s); the next --force run puts them back."},
@@ -189,6 +209,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-note-missing":       {"存在しません。%s には走査対象がありません", "does not exist; nothing to scan in %s"},
 	"gc-note-not-dir":       {"%s でありディレクトリではありません。辿らず、%s は走査しません", "is %s, not a directory; not followed, nothing scanned in %s"},
 	"gc-note-special":       {"%s のため辿らず、一覧に含めません", "%s; not followed, not listed"},
+	"gc-note-nested-repo":   {"独自の .git を持つ別のリポジトリのため、中に入りません", "another repository (it holds its own .git); not entered"},
 	"gc-note-other-mount":   {"別のファイルシステム上のため下位を走査しません", "on another file system; not descended"},
 	"gc-note-changed":       {"走査中に変更されました (現在 %s)。下位を走査しません", "changed during scan (now %s); not descended"},
 	"gc-note-metadata":      {"メタデータを使いません (%s)。mtime を使います", "metadata not used (%s); mtime used"},
@@ -209,6 +230,8 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-tracked":      {"→ 保持: git 管理下 (または .gitkeep/.keep)", "→ keep: tracked in git (or .gitkeep/.keep)"},
 	"gc-verdict-unjudgeable":  {"→ 保持: エンジンが判定できない名前", "→ keep: a name the engine cannot judge"},
 	"gc-verdict-future":       {"→ 保持: タイムスタンプが未来 (--now より後)", "→ keep: timestamp in the future (after --now)"},
+	"gc-verdict-nested-repo":  {"→ 保持: 独自の .git を持つ別のリポジトリの中", "→ keep: inside another repository (a directory holding its own .git); never entered"},
+	"gc-verdict-unusable":     {"→ 保持: タイムスタンプが 1970 年以前で使えません", "→ keep: timestamp at or before 1970 (unusable)"},
 	"gc-verdict-not-in-scope": {"→ 選択された scope のいずれにも含まれません", "→ not in any selected scope"},
 	"gc-verdict-not-found":    {"→ 通常ファイルが見つかりません", "→ not found (no regular file at this path)"},
 	"gc-verdict-error":        {"→ エラー: %s", "→ error: %s"},

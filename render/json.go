@@ -126,7 +126,12 @@ func comma(b []byte, i int) []byte {
 
 // AppendString appends s as a JSON string: quotes, backslashes and control
 // characters escaped, everything else (including non-ASCII and <>&) as is.
-// Invalid UTF-8 bytes become \ufffd so the output is always valid JSON.
+// An invalid UTF-8 byte 0xHH becomes the escape \udcHH (a lone low
+// surrogate, as Python's surrogateescape): JSON text stays ASCII-safe,
+// and no valid UTF-8 text can produce that escape, so a name that is not
+// UTF-8 never reads like another name, not even one holding U+FFFD or
+// the characters "\xff" (decision 45). Decoders that replace lone
+// surrogates (Go's encoding/json) see U+FFFD.
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
@@ -143,7 +148,8 @@ func AppendString(b []byte, s string) []byte {
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				b = append(b, `\ufffd`...)
+				b = append(b, `\udc`...)
+				b = append(b, hexDigits[c>>4], hexDigits[c&0xf])
 			} else {
 				b = append(b, s[i:i+size]...)
 			}
@@ -155,3 +161,5 @@ func AppendString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+const hexDigits = "0123456789abcdef"

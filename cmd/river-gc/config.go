@@ -111,11 +111,9 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	// Tracked files are protected like hard guards (SPEC B2). An index
 	// that cannot be read protects nothing we could trust, so the run
 	// stops before anything is judged rather than risk a tracked file.
-	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"} {
-		if os.Getenv(v) != "" {
-			root.Close()
-			return cfg, configErrorf("%s is set: river gc finds the git index only through a .git entry above the root, so it cannot tell which files %s makes tracked; unset it", v, v)
-		}
+	if v := gitEnvOverride(os.Getenv); v != "" {
+		root.Close()
+		return cfg, configErrorf("%s is set: river gc finds the git index only through a .git entry above the root, on the root's file system, so it cannot tell which files %s makes tracked; unset it", v, v)
 	}
 	tracked, err := gitindex.Tracked(root.FD)
 	if err != nil {
@@ -171,4 +169,41 @@ func allValid(patterns []string) bool {
 		}
 	}
 	return true
+}
+
+// gitEnvVars are the git environment variables (git(1), ENVIRONMENT)
+// that change which repository, work tree or index git uses. river gc
+// honours none of them: each, set non-empty, is a config error, so that
+// no git setup can make a tracked file look untracked (SPEC B4).
+// GIT_DISCOVERY_ACROSS_FILESYSTEM set to a false value is git's default
+// and is accepted. Variables that only move objects or refs
+// (GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_NAMESPACE)
+// do not change the index and are ignored (decision 42).
+var gitEnvVars = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR",
+	"GIT_DISCOVERY_ACROSS_FILESYSTEM", "GIT_CEILING_DIRECTORIES"}
+
+// gitEnvOverride returns the first of gitEnvVars that getenv reports set
+// in a way river gc does not follow, or "".
+func gitEnvOverride(getenv func(string) string) string {
+	for _, v := range gitEnvVars {
+		val := getenv(v)
+		if v == "GIT_DISCOVERY_ACROSS_FILESYSTEM" && gitFalse(val) {
+			continue
+		}
+		if val != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// gitFalse reports whether git's boolean parsing reads s as false
+// ("false", "no", "off", "0", case-insensitive; git reads an unset or
+// empty value as false too).
+func gitFalse(s string) bool {
+	switch strings.ToLower(s) {
+	case "", "false", "no", "off", "0":
+		return true
+	}
+	return false
 }

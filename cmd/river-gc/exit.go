@@ -42,12 +42,12 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errRuntime) && !isJoined(err):
 		return 1
 	case errors.As(err, &cfg) && !isJoined(err):
-		fmt.Fprintf(stderr, "river gc: config error: %s\n", report.Display(err.Error()))
+		fmt.Fprintf(stderr, "river gc: config error: %s\n", report.DisplayText(err.Error()))
 		return 2
 	default:
 		for _, e := range leaves(err) {
 			if !errors.Is(e, errRuntime) {
-				fmt.Fprintf(stderr, "river gc: %s\n", report.Display(e.Error()))
+				fmt.Fprintf(stderr, "river gc: %s\n", report.DisplayText(e.Error()))
 			}
 		}
 		return 1

@@ -104,6 +104,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
 	lang := render.Lang(c.Lang)
 	if c.Debug {
+		fmt.Fprintf(stderr, "debug: %s\n", report.RootLine(cfg.Root.Path, lang))
 		cfg.OnFile = func(scope skill.Scope, f scan.File) {
 			fmt.Fprintf(stderr, "debug: %s: scope %s, timestamp %s (%s, %d), %d bytes\n", report.Display(f.Path), scope,
 				time.Unix(f.Timestamp, 0).UTC().Format(time.DateOnly), f.TimestampSource, f.Timestamp, f.Size)

@@ -64,8 +64,11 @@ var (
 
 // Error is one file-system problem on one root-relative path.
 type Error struct {
-	Op   Op
-	Path string // root-relative, printable (see Printable); "." is the root
+	Op Op
+	// Path is root-relative, as the file system names it ("." is the
+	// root): it may hold bytes that are not UTF-8, which the edges
+	// encode without ambiguity (decision 45).
+	Path string
 	Err  error
 }
 
@@ -75,9 +78,11 @@ func (e *Error) Error() string { return string(e.Op) + " " + e.Path + ": " + e.E
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// New returns an *Error for path (made printable).
+// New returns an *Error for path, kept byte for byte: a name that is not
+// valid UTF-8 and a valid name spelling "\xff" must never share one
+// string in the record (SPEC B4).
 func New(op Op, path string, err error) *Error {
-	return &Error{Op: op, Path: Printable(path), Err: err}
+	return &Error{Op: op, Path: path, Err: err}
 }
 
 // Kind is a file type as found in st_mode, for causes that say what an

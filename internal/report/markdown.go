@@ -48,7 +48,7 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 	b := &mdBuf{limit: limit - mdReserve, p: p}
 	t := sum(o)
 	b.WriteString("## " + p.Sprintf("gc-md-title") + "\n\n")
-	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(t.bytes.String()), strconv.Itoa(t.files))) + "**\n\n")
+	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), strconv.Itoa(t.files))) + "**\n\n")
 	b.WriteString(mdText(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339))) + "\n\n")
 	b.row(p.Sprintf("gc-scope"), p.Sprintf("gc-kept"), p.Sprintf("gc-size"), p.Sprintf("gc-removed"), p.Sprintf("gc-size"),

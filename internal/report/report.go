@@ -83,7 +83,18 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.int("hardGuarded", int64(s.Protected.HardGuarded))
 		j.int("excluded", int64(s.Protected.Excluded))
 		j.int("tracked", int64(s.Protected.Tracked))
+		if s.Protected.NestedRepos > 0 { // B4 addition, written only when there are some (decision 41)
+			j.int("nestedRepos", int64(s.Protected.NestedRepos))
+		}
 		j.end('}')
+		if s.Linked > 0 { // B4 addition: removed names whose bytes other hard links still hold (decision 46)
+			j.key("linked")
+			j.begin('{')
+			j.int("count", int64(s.Linked))
+			j.key("sizeBytes")
+			j.lit(s.LinkedBytes.String())
+			j.end('}')
+		}
 		j.key("sources")
 		j.begin('{')
 		j.int("metadata", int64(s.Sources.Metadata))
@@ -273,19 +284,29 @@ func Errors(w io.Writer, errs []*fserr.Error, lang render.Lang) error {
 	return err
 }
 
-// Display quotes a name, a pattern or a message that holds control or
-// other non-printable characters (bidi overrides and invisible format
-// characters included), so that nothing a file name or pattern contains
-// can break a line of human output or send escape sequences to a
-// terminal; it is the one quoting of every human output (summary,
-// --debug, warnings, errors). JSON output keeps paths exact.
+// Display quotes a name or a pattern that holds control or other
+// non-printable characters (bidi overrides and invisible format
+// characters included), invalid UTF-8 (a raw byte such as 0x9b is a C1
+// control, CSI, to some terminals), a quote or a backslash, so that
+// nothing a file name or pattern contains can break a line of human
+// output or send escape sequences to a terminal, and an unquoted name
+// never contains what a quoted one (Go's escapes, \xff for a byte) is
+// made of. It is the one quoting of names in every human output
+// (summary, --debug, warnings, errors); JSON keeps paths exact.
 func Display(p string) string {
-	// Invalid UTF-8 too: a raw byte such as 0x9b is a C1 control (CSI)
-	// to some terminals.
-	if !utf8.ValidString(p) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+	if strings.ContainsAny(p, `"\`) {
 		return strconv.Quote(p)
 	}
-	return p
+	return DisplayText(p)
+}
+
+// DisplayText quotes a whole message (an error's text, which may quote
+// names itself) only when it holds what a terminal would interpret.
+func DisplayText(s string) string {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // pad fills s with spaces to n terminal columns (East Asian wide

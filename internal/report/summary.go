@@ -53,6 +53,16 @@ func sum(o gc.Outcome) totals {
 	return t
 }
 
+// reclaimed is the space the totals line reports: in force mode only
+// what was freed (a file whose other hard links survive frees nothing,
+// SPEC B4), in a dry-run what the removals would free at most.
+func reclaimed(o gc.Outcome, t totals) skill.Bytes {
+	if o.Mode == gc.Force {
+		return o.FreedBytes
+	}
+	return t.bytes
+}
+
 // Summary writes river gc's human summary in lang: the totals (like
 // docker's "Total reclaimed space"), the header with mode, retention and
 // now, the per-scope table, the removals aligned in columns, river gc's warnings
@@ -62,7 +72,12 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	p := printer{lang}
 	b := bufio.NewWriter(w)
 	t := sum(o)
-	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(t.bytes.String()), strconv.Itoa(t.files)) + "\n")
+	// Reclaimed space is what was freed: a file whose other hard links
+	// survive frees nothing, and is told apart (SPEC B4).
+	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), strconv.Itoa(t.files)) + "\n")
+	if o.Linked > 0 {
+		b.WriteString(p.Sprintf("gc-total-linked", HumanBytes(o.LinkedBytes.String()), strconv.Itoa(o.Linked)) + "\n")
+	}
 	b.WriteString(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
 	widths := []int{18, 8, 10, 8, 10, 10}

@@ -4,6 +4,7 @@ package report
 
 import (
 	"errors"
+	"path"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,9 @@ func ErrorText(e *fserr.Error, lang render.Lang) string {
 // causeText words the cause of an error: the typed causes from the
 // catalog, a system errno as the system names it.
 func causeText(err error, lang render.Lang) string {
+	if err == nil {
+		return "?"
+	}
 	var (
 		held    *fserr.HeldError
 		intr    *fserr.InterruptedError
@@ -123,6 +127,8 @@ func NoteText(scope skill.Scope, n scan.Note, lang render.Lang) string {
 		return render.Message(lang, "gc-note-special", kind)
 	case scan.NoteOtherMount:
 		return render.Message(lang, "gc-note-other-mount")
+	case scan.NoteNestedRepo:
+		return render.Message(lang, "gc-note-nested-repo")
 	case scan.NoteChanged:
 		return render.Message(lang, "gc-note-changed", kind)
 	case scan.NoteMetadataUnusable:
@@ -139,18 +145,27 @@ func NoteText(scope skill.Scope, n scan.Note, lang render.Lang) string {
 func WarningText(w gc.Warning, lang render.Lang) string {
 	n, total := strconv.Itoa(w.N), strconv.Itoa(w.Total)
 	switch w.Kind {
-	case gc.WarnDanglingSingleSource, gc.WarnSingleSourceOutsideRoot:
+	case gc.WarnDanglingSingleSource, gc.WarnSingleSourceOutsideRoot, gc.WarnSingleSourceLoop, gc.WarnSingleSourceNotDir:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target))
+	case gc.WarnSingleSourceUndecided:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target),
+			causeText(w.Err, lang), Display(path.Dir(w.Path)))
 	case gc.WarnUnusedExclude:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnAggressive:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
-	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp:
+	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, Display(w.Path))
 	case gc.WarnUnprotectedDelete:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
-	case gc.WarnRestored, gc.WarnLeftover:
+	case gc.WarnRestored, gc.WarnLeftover, gc.WarnInFlight:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
 	}
 	return string(w.Kind)
+}
+
+// RootLine words the root a run uses, for --debug (SPEC B4: the chosen
+// root is always printed).
+func RootLine(root string, lang render.Lang) string {
+	return render.Message(lang, "gc-debug-root", Display(root))
 }

@@ -24,10 +24,12 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	rootAbs, _ := fdPath(cfg.Root.FD)
 	out := make([]Explanation, 0, len(paths))
 	for _, p := range paths {
-		rel := rootRelative(rootAbs, p)
+		rel, ok := cfg.Root.Relative(p)
+		if !ok {
+			rel = filepath.ToSlash(filepath.Clean(p))
+		}
 		ex := Explanation{Path: rel, Verdict: VerdictNotFound}
 		if fv, ok := j.files[rel]; ok {
 			ex = fv.explain(cfg.Now)
@@ -37,6 +39,13 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 					ex.Verdict, ex.Err = VerdictError, e
 				}
 			}
+			for _, so := range j.out.Scopes {
+				for _, r := range so.NestedRepos {
+					if ex.Verdict == VerdictNotFound && (rel == r || strings.HasPrefix(rel, r+"/")) {
+						ex.Verdict, ex.Scope = VerdictNestedRepo, so.Scope
+					}
+				}
+			}
 			if ex.Verdict == VerdictNotFound && !inSelected(cfg.Scopes, rel) {
 				ex.Verdict = VerdictNotInScope
 			}
@@ -44,17 +53,6 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 		out = append(out, ex)
 	}
 	return out, nil
-}
-
-// rootRelative turns a path given on the command line into a root-relative
-// one.
-func rootRelative(rootAbs, p string) string {
-	if abs, err := filepath.Abs(p); err == nil && rootAbs != "" {
-		if rel, err := filepath.Rel(rootAbs, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return filepath.ToSlash(filepath.Clean(p))
 }
 
 // inSelected reports whether rel lies below a directory of a selected
@@ -105,7 +103,9 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			fv.verdict = VerdictGuarded
 		case m.Match(nfc):
 			fv.verdict = VerdictExcluded
-		case f.Timestamp <= 0 || f.Timestamp > cfg.Now:
+		case f.Timestamp <= 0:
+			fv.verdict = VerdictUnusable
+		case f.Timestamp > cfg.Now:
 			fv.verdict = VerdictFuture
 		case isRemoved:
 			fv.verdict, fv.decision = VerdictRemove, d

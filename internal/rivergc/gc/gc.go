@@ -199,7 +199,8 @@ func judge(cfg Config) (judgement, error) {
 			return j, fmt.Errorf("judging scope %s: %w", scope, err)
 		}
 		so := ScopeOutcome{Scope: scope, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
-			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked}}
+			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
+				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos}
 		so.Result.Removed = nil // moved to so.Removed
 		// res.Removed and sc.files are both in path order: one merge walk
 		// finds each removed file's scan record, and keptSummary counts
@@ -235,7 +236,13 @@ func judge(cfg Config) (judgement, error) {
 	}
 	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
-		j.out.Warnings = append(j.out.Warnings, Warning{Kind: WarnLeftover, Path: slices.Min(j.leftovers), N: n})
+		// Private names under a held lock belong to a live --force run:
+		// files in flight, not leftovers of an interrupted one (SPEC B4).
+		kind := WarnLeftover
+		if held, err := sweep.Held(cfg.Root.FD); err == nil && held {
+			kind = WarnInFlight
+		}
+		j.out.Warnings = append(j.out.Warnings, Warning{Kind: kind, Path: slices.Min(j.leftovers), N: n})
 	}
 	return j, nil
 }
@@ -251,6 +258,10 @@ func (o *Outcome) apply(rep sweep.Report) {
 	gone := map[string]bool{}
 	for _, p := range rep.Gone {
 		gone[p] = true
+	}
+	linked := map[string]bool{}
+	for _, p := range rep.Linked {
+		linked[p] = true
 	}
 	o.Errors = append(o.Errors, rep.Errors...)
 	if rep.NotAttempted > 0 {
@@ -268,6 +279,14 @@ func (o *Outcome) apply(rep sweep.Report) {
 			case deleted[d.Path]:
 				s.Removed[n], s.Stamps[n] = d, s.Stamps[k]
 				n++
+				if linked[d.Path] {
+					s.Linked++
+					s.LinkedBytes = s.LinkedBytes.Add(d.SizeBytes)
+					o.Linked++
+					o.LinkedBytes = o.LinkedBytes.Add(d.SizeBytes)
+				} else {
+					o.FreedBytes = o.FreedBytes.Add(d.SizeBytes)
+				}
 			default:
 				s.Kept++
 				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
@@ -296,8 +315,9 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 
 // WarningKinds returns river gc's warning kinds in output order.
 func WarningKinds() []WarningKind {
-	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnLeftover, WarnRestored}
+	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
+		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
+		WarnUnjudgeableName, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 
 // Inventories returns the skill input document of every scope that has at

@@ -50,6 +50,10 @@ type Protected struct {
 	Excluded int
 	// Tracked: tracked in the git index, or named .gitkeep or .keep.
 	Tracked int
+	// NestedRepos counts directories (not files) of the scope that hold
+	// a ".git" entry: repositories of their own, never entered, so none
+	// of their files is counted anywhere else (SPEC B4).
+	NestedRepos int
 }
 
 // Sources counts where the timestamps of a scope's files came from.
@@ -74,6 +78,14 @@ type ScopeOutcome struct {
 	KeptBytes skill.Bytes
 	Protected Protected
 	Sources   Sources
+	// Linked and LinkedBytes count the removed files (force mode) whose
+	// data other hard links still hold: their names are gone, their bytes
+	// were not freed, so "reclaimed space" leaves them out (SPEC B4).
+	Linked      int
+	LinkedBytes skill.Bytes
+	// NestedRepos names the nested repositories Protected.NestedRepos
+	// counts, sorted.
+	NestedRepos []string
 }
 
 // WarningKind names one of river gc's own warnings (SPEC B2, B3): each is
@@ -88,6 +100,21 @@ const (
 	// WarnSingleSourceOutsideRoot: a single source points outside the
 	// root, so it protects nothing here. Path, Target.
 	WarnSingleSourceOutsideRoot WarningKind = "single-source-outside-root"
+	// WarnSingleSourceLoop: a single source is a symlink whose chain of
+	// links loops (more than 40 hops). Path, Target.
+	WarnSingleSourceLoop WarningKind = "single-source-loop"
+	// WarnSingleSourceNotDir: a single source's symlink runs into a
+	// file that is no directory on the way, or latest (the current run)
+	// points to something that is no directory. Path, Target.
+	WarnSingleSourceNotDir WarningKind = "single-source-not-a-directory"
+	// WarnSingleSourceUndecided: where a single source's symlink leads
+	// could not be decided (Err says why); the directory holding the link
+	// is protected whole instead. Path, Target, Err.
+	WarnSingleSourceUndecided WarningKind = "single-source-undecided"
+	// WarnNestedRepo: N directories of Scope hold a ".git" entry and
+	// were not entered: their files are kept whatever their age. Path is
+	// the first.
+	WarnNestedRepo WarningKind = "nested-repo"
 	// WarnUnusedExclude: an --exclude pattern matched no file of the
 	// selected scopes. Path is the pattern.
 	WarnUnusedExclude WarningKind = "unused-exclude"
@@ -98,12 +125,20 @@ const (
 	// WarnFutureTimestamp: N files of Scope have a timestamp after --now;
 	// they are kept. Path is the first.
 	WarnFutureTimestamp WarningKind = "future-timestamp"
+	// WarnUnusableTimestamp: N files of Scope have a timestamp at or
+	// before 1970-01-01T00:00:00Z (an mtime of 0, say), which cannot be
+	// judged; they are kept. Path is the first.
+	WarnUnusableTimestamp WarningKind = "unusable-timestamp"
 	// WarnAggressive: Scope would remove N of Total files (> 80%).
 	WarnAggressive WarningKind = "aggressive"
 	// WarnUnprotectedDelete: N files were deleted without the
 	// rename-then-check protection (name too long for the private name,
 	// or a file system without renameat2). Path is the first.
 	WarnUnprotectedDelete WarningKind = "unprotected-delete"
+	// WarnInFlight: N files are held under a private name by a --force
+	// run that is running now (it holds the root's lock): they are being
+	// deleted, and are neither listed nor leftovers. Path is the first.
+	WarnInFlight WarningKind = "in-flight"
 	// WarnLeftover: N files are held under a private name by an
 	// interrupted --force run (dry-run leaves them; the next --force run
 	// puts them back). Path is the first.
@@ -120,6 +155,8 @@ type Warning struct {
 	Path     string
 	Target   string
 	N, Total int
+	// Err is the system error behind WarnSingleSourceUndecided.
+	Err error
 }
 
 // Outcome is the whole run, in the orders of SPEC Part B.
@@ -134,6 +171,13 @@ type Outcome struct {
 	// Interrupted is what killed --force runs did, from their intent
 	// journals; nil when no journal was found.
 	Interrupted *Interrupted
+	// In force mode, FreedBytes is the size of the deleted files that had
+	// no other hard link (the space actually reclaimed), and Linked and
+	// LinkedBytes count the deleted files whose bytes other links still
+	// hold (the scopes' Linked, summed).
+	FreedBytes  skill.Bytes
+	Linked      int
+	LinkedBytes skill.Bytes
 }
 
 // RemovedCount is the number of entries of removed[].
@@ -182,6 +226,8 @@ const (
 	VerdictTracked     Verdict = "tracked"      // in the git index, or .gitkeep/.keep
 	VerdictUnjudgeable Verdict = "unjudgeable"  // a name the engine cannot judge
 	VerdictFuture      Verdict = "future"       // timestamp after --now
+	VerdictUnusable    Verdict = "unusable"     // timestamp at or before 1970
+	VerdictNestedRepo  Verdict = "nested-repo"  // inside a repository of its own, never entered
 	VerdictNotInScope  Verdict = "not-in-scope" // in none of the selected scopes
 	VerdictNotFound    Verdict = "not-found"    // no regular file at that path
 	VerdictError       Verdict = "error"        // could not be examined (Err)

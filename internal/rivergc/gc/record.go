@@ -109,6 +109,7 @@ func deleteJournaled(ctx context.Context, cfg Config, targets []sweep.Target) (*
 		r := sweep.Delete(ctx, cfg.Root.FD, batch, opts)
 		rep.Deleted = append(rep.Deleted, r.Deleted...)
 		rep.Gone = append(rep.Gone, r.Gone...)
+		rep.Linked = append(rep.Linked, r.Linked...)
 		rep.Errors = append(rep.Errors, r.Errors...)
 		rep.NotAttempted += r.NotAttempted
 		rep.Unprotected += r.Unprotected

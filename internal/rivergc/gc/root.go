@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -60,7 +61,8 @@ func OpenRoot(dir string, explicit bool) (*Root, error) {
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if r, err := openRoot(d); err == nil {
-			if d == abs {
+			r = outermost(r, d)
+			if r.Path == abs {
 				r.Path = dir // the working directory, as the user knows it
 			}
 			return r, nil
@@ -71,6 +73,38 @@ func OpenRoot(dir string, explicit bool) (*Root, error) {
 			return nil, &RootError{Path: abs, Err: ErrNoRoot}
 		}
 	}
+}
+
+// outermost continues the upward search from the root r found at dir:
+// a root that lies inside another root's data (its artifacts/ or .river/,
+// as a copied eval run artifacts/evals/run-42/ with an artifacts/ of its
+// own does) is not a repository root but data of the outer one, which
+// is taken instead, repeatedly (SPEC B4: discovery never lands inside a
+// run). A directory above that cannot be examined is not a root.
+func outermost(r *Root, dir string) *Root {
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		rel, err := filepath.Rel(d, dir)
+		if err == nil && insideData(filepath.ToSlash(rel)) {
+			if outer, err := openRoot(d); err == nil {
+				r.Close()
+				r, dir = outer, d
+			}
+		}
+		if d == filepath.Dir(d) {
+			return r
+		}
+	}
+}
+
+// insideData reports whether the relative path rel lies in a root's
+// artifacts/ or .river/ directory.
+func insideData(rel string) bool {
+	for _, top := range []string{"artifacts/", ".river/"} {
+		if strings.HasPrefix(rel, top) {
+			return true
+		}
+	}
+	return false
 }
 
 // openRoot opens dir and checks that it holds .river/ or artifacts/ as a
@@ -95,7 +129,3 @@ func openRoot(dir string) (*Root, error) {
 
 // Close releases the root descriptor.
 func (r *Root) Close() error { return unix.Close(r.FD) }
-
-// RealPath is the kernel's absolute name of the opened root (symlinks
-// resolved), for comparing paths given on the command line.
-func (r *Root) RealPath() (string, error) { return fdPath(r.FD) }

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/plangate-gc/plangate-gc/internal/gitignore"
+
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -22,6 +24,7 @@ type scopeScan struct {
 	tracked   int         // files protected as tracked; never handed to the engine
 	sources   Sources
 	leftovers []string
+	repos     []string // nested repositories, not entered
 	errs      []*fserr.Error
 }
 
@@ -37,6 +40,7 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 		errs:  res.Errors,
 		// Leftovers are not judged: a --force run restores them first.
 		leftovers: res.Leftovers,
+		repos:     res.NestedRepos,
 	}
 	if cfg.OnNote != nil {
 		for _, n := range res.Notes {
@@ -79,6 +83,9 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 // Warnings about guards are dropped: river gc supplied those guards itself.
 func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning {
 	var ws []Warning
+	if len(sc.repos) > 0 {
+		ws = append(ws, Warning{Kind: WarnNestedRepo, Scope: scope, Path: sc.repos[0], N: len(sc.repos)})
+	}
 	// An evaluated result counts these same files as out of scope (scanned
 	// paths are distinct, and a file has no children to make the engine
 	// take it for a directory), so a count of zero spares the second pass.
@@ -90,7 +97,7 @@ func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning
 	for _, w := range res.Warnings {
 		switch w.Kind {
 		case skill.WarnMtimeInconsistent:
-			ws = append(ws, Warning{Kind: WarnFutureTimestamp, Scope: scope, Path: w.First, N: w.N})
+			ws = append(ws, splitInconsistent(scope, sc.input)...)
 		case skill.WarnAggressive:
 			ws = append(ws, Warning{Kind: WarnAggressive, Scope: scope, N: w.Remove, Total: w.Total})
 		}
@@ -119,4 +126,40 @@ func unjudgeable(scope skill.Scope, entries []skill.Entry) (first string, n int)
 // index, or a .gitkeep/.keep placeholder anywhere.
 func isTracked(cfg Config, p string) bool {
 	return keepName(p) || (cfg.Tracked != nil && cfg.Tracked.Contains(p))
+}
+
+// splitInconsistent words the engine's one "mtime inconsistent" count as
+// river gc's two: timestamps at or before 1970 (unusable: an mtime of 0
+// is what a broken extractor or a reset clock leaves) and timestamps
+// after --now (in the future). It finds the same entries the engine set
+// aside: judgeable, in scope, neither guarded nor excluded.
+func splitInconsistent(scope skill.Scope, in skill.Input) []Warning {
+	m, _ := gitignore.Compile(in.Excludes) // validated by the caller
+	var unusable, future Warning
+	unusable = Warning{Kind: WarnUnusableTimestamp, Scope: scope}
+	future = Warning{Kind: WarnFutureTimestamp, Scope: scope}
+	for _, e := range in.Paths {
+		if e.Mtime > 0 && e.Mtime <= in.Now {
+			continue
+		}
+		nfc := norm.NFC.String(e.Path)
+		if !skill.Canonical(e.Path) || !scope.InScope(nfc) || guarded(in.HardGuards, nfc) || m.Match(nfc) {
+			continue
+		}
+		w := &future
+		if e.Mtime <= 0 {
+			w = &unusable
+		}
+		if w.N == 0 || e.Path < w.Path {
+			w.Path = e.Path
+		}
+		w.N++
+	}
+	var ws []Warning
+	for _, w := range []Warning{unusable, future} {
+		if w.N > 0 {
+			ws = append(ws, w)
+		}
+	}
+	return ws
 }

@@ -5,9 +5,7 @@ package gc
 import (
 	"errors"
 	"path"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -22,9 +20,13 @@ import (
 // singleSources returns the built-in single sources as hard guards, plus,
 // for each of them that is a symlink (artifacts/evals/latest → run-42),
 // the path it points to inside the root: seed 000 protects "the current
-// run", not just the link. A link that points nowhere or outside the root
-// protects nothing, so it is a warning (SPEC B2) for the selected scopes.
-// Only links are read; nothing is followed out of the root.
+// run", not just the link. Where the link leads is decided by identity
+// beneath the root descriptor (resolve.go), never by path strings. A link
+// that points nowhere, outside the root, in a loop or through a
+// non-directory protects nothing, so it is a warning (SPEC B2, B4) for the
+// selected scopes. A link whose target cannot be decided (a directory on
+// the way that may not be searched, say) protects the whole directory
+// holding the link, and says so.
 func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 	var gs []string
 	var ws []Warning
@@ -34,22 +36,35 @@ func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 			continue
 		}
 		gs = append(gs, src)
-		target, link, err := linkTarget(root, src)
+		target, link, isDir, err := linkTarget(root, src)
+		w := Warning{Scope: s, Path: src, Target: link}
 		switch {
 		case link == "":
+			continue
 		case err == nil:
 			gs = append(gs, target)
-		case !slices.Contains(selected, s):
+			if isDir || s != skill.ScopeEvals {
+				continue
+			}
+			w.Kind = WarnSingleSourceNotDir // the current run is a directory
 		case errors.Is(err, unix.ENOENT):
-			ws = append(ws, Warning{Kind: WarnDanglingSingleSource, Scope: s, Path: src, Target: link})
+			w.Kind = WarnDanglingSingleSource
 		case errors.Is(err, errOutside):
-			ws = append(ws, Warning{Kind: WarnSingleSourceOutsideRoot, Scope: s, Path: src, Target: link})
+			w.Kind = WarnSingleSourceOutsideRoot
+		case errors.Is(err, unix.ELOOP):
+			w.Kind = WarnSingleSourceLoop
+		case errors.Is(err, unix.ENOTDIR):
+			w.Kind = WarnSingleSourceNotDir
+		default:
+			gs = append(gs, path.Dir(src))
+			w.Kind, w.Err = WarnSingleSourceUndecided, err
+		}
+		if slices.Contains(selected, s) {
+			ws = append(ws, w)
 		}
 	}
 	return gs, ws
 }
-
-var errOutside = errors.New("outside the root")
 
 // openat2 is unix.Openat2, replaceable so a test can play a kernel
 // without it.
@@ -57,45 +72,36 @@ var openat2 = unix.Openat2
 
 // linkTarget reads the single source src when it is a symlink and returns
 // its text (link, "" when src is no symlink) and the root-relative path of
-// what it points to. err is ENOENT for a dangling link and errOutside for
-// one that leaves the root (directly or through further links).
-func linkTarget(root *Root, src string) (target, link string, err error) {
+// what it points to, and whether that is a directory. err is ENOENT for a
+// dangling link, errOutside for one that leaves the root, ELOOP for a
+// loop, ENOTDIR when a component is no directory, or why the target could
+// not be decided.
+func linkTarget(root *Root, src string) (target, link string, isDir bool, err error) {
 	dir, name := path.Split(src)
+	dir = strings.TrimSuffix(dir, "/")
 	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
-	dfd, err := eintr.Value(func() (int, error) { return openat2(root.FD, strings.TrimSuffix(dir, "/"), &how) })
+	dfd, err := eintr.Value(func() (int, error) { return openat2(root.FD, dir, &how) })
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.EINVAL) {
-		dfd, err = openChain(root.FD, strings.Split(strings.TrimSuffix(dir, "/"), "/"))
+		dfd, err = openChain(root.FD, strings.Split(dir, "/"))
 	}
 	if err != nil {
-		return "", "", err
+		return "", "", false, nil // no directory, so no link: nothing to resolve
 	}
-	defer unix.Close(dfd)
 	buf := make([]byte, unix.PathMax)
 	n, err := eintr.Value(func() (int, error) { return unix.Readlinkat(dfd, name, buf) })
 	if err != nil {
-		return "", "", nil // not a symlink (or absent): nothing to resolve
+		unix.Close(dfd)
+		return "", "", false, nil // not a symlink (or absent): nothing to resolve
 	}
 	link = string(buf[:n])
-	// Follow the link the way a reader of it would (an absolute target
-	// may well lie inside the root), opening nothing but an O_PATH handle;
-	// where it ends up is then compared with the root by the kernel's
-	// names for both.
-	tfd, err := eintr.Value(func() (int, error) { return unix.Openat(dfd, name, unix.O_PATH|unix.O_CLOEXEC, 0) })
+	r, err := newResolver(root, dfd, dir)
 	if err != nil {
-		return "", link, err
+		return "", link, false, err
 	}
-	defer unix.Close(tfd)
-	rootAbs, err1 := fdPath(root.FD)
-	tAbs, err2 := fdPath(tfd)
-	if err := errors.Join(err1, err2); err != nil {
-		return "", link, err
-	}
-	rel, err := filepath.Rel(rootAbs, tAbs)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", link, errOutside
-	}
-	return filepath.ToSlash(rel), link, nil
+	defer r.close()
+	target, isDir, err = r.resolve(link, true)
+	return target, link, isDir, err
 }
 
 // openChain opens the directory dirs below fd one component at a time
@@ -115,16 +121,6 @@ func openChain(fd int, dirs []string) (int, error) {
 		cur = next
 	}
 	return cur, nil
-}
-
-// fdPath is the kernel's name for an open descriptor.
-func fdPath(fd int) (string, error) {
-	buf := make([]byte, unix.PathMax)
-	n, err := unix.Readlink("/proc/self/fd/"+strconv.Itoa(fd), buf)
-	if err != nil {
-		return "", err
-	}
-	return string(buf[:n]), nil
 }
 
 // unusedExcludeBudget caps the matching done to find unused excludes

@@ -40,6 +40,13 @@ var (
 	// package does not implement (split index, unknown required
 	// extension, unknown version or object format).
 	ErrUnsupported = errors.New("unsupported git index feature")
+	// ErrNotRegular: a file river gc reads (the index, a ".git" file,
+	// "commondir", the config) is a FIFO, device, socket, directory or
+	// symlink; it is never opened for reading, so it cannot hang a run.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrTooLarge: a file is larger than this package reads (the index
+	// beyond 1 GiB, a small file beyond 1 MiB).
+	ErrTooLarge = errors.New("file too large to read")
 )
 
 // Error is one failure of Tracked.

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
@@ -33,7 +34,9 @@ const maxSmallFile = 1 << 20
 // /proc: at each step up, the parent is listed and the entry whose
 // (st_dev, st_ino) equals the child's is its name. A directory renamed
 // during the walk makes that lookup fail (an error) or, renamed after it
-// was named, leaves the prefix as it was at that instant.
+// was named, leaves the prefix as it was at that instant. A directory on
+// the way that cannot be listed (mode 0711) is an error only if a
+// repository is found above it; with none anywhere, the set is empty.
 //
 // A missing index file (a fresh "git init") yields an empty set. An index
 // that cannot be read or decoded completely is an *Error whose cause is
@@ -104,6 +107,7 @@ type workTree struct {
 // entry is found before a mount boundary or "/".
 func findWorkTree(rootfd int) (*workTree, error) {
 	var names []string // names of the directories walked up, root first
+	var unnamed error  // why a directory walked up could not be named
 	up := ""           // "../" repeated, the current directory relative to the root
 	cur := rootfd
 	defer func() {
@@ -119,6 +123,13 @@ func findWorkTree(rootfd int) (*workTree, error) {
 		gitdir, name, err := openGitDir(cur, up)
 		if err != nil {
 			return nil, err
+		}
+		if gitdir >= 0 && unnamed != nil {
+			// A repository above a directory that could not be listed:
+			// its index exists, but which of its paths are below the
+			// root cannot be told, so nothing can be trusted.
+			unix.Close(gitdir)
+			return nil, unnamed
 		}
 		if gitdir >= 0 {
 			for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
@@ -141,12 +152,17 @@ func findWorkTree(rootfd int) (*workTree, error) {
 			unix.Close(parent) // mount boundary, or "/" (its ".." is itself)
 			return nil, nil
 		}
-		child, err := childName(parent, st)
-		if err != nil {
-			unix.Close(parent)
-			return nil, &Error{Op: OpFindWorkTree, Path: up + "..", Err: err}
+		// A parent that cannot be listed (mode 0711, as shared homes
+		// are) matters only if a repository turns up above it: the walk
+		// goes on and fails then, so a root with no repository anywhere
+		// is an ordinary run.
+		if unnamed == nil {
+			child, err := childName(parent, st)
+			if err != nil {
+				unnamed = &Error{Op: OpFindWorkTree, Path: up + "..", Err: err}
+			}
+			names = append(names, child)
 		}
-		names = append(names, child)
 		if cur != rootfd {
 			unix.Close(cur)
 		}
@@ -295,32 +311,59 @@ func configValue(cfg []byte, section, key string) string {
 	return val
 }
 
+// maxIndexBytes bounds the index files this package reads (1 GiB; the
+// index of a 3.5-million-file work tree is about a third of that). A
+// larger one, or one that grows beyond it while being read, is
+// ErrTooLarge: never a reason to allocate what st_size claims.
+const maxIndexBytes = 1 << 30
+
+// readChunk is the first read's size; later reads double it, so memory
+// follows the bytes actually read, never st_size.
+const readChunk = 64 << 10
+
 // readAt reads the regular file name in dirfd, at most limit bytes
-// (limit < 0: no limit; a larger file is EFBIG).
+// (limit < 0: maxIndexBytes; a larger file is ErrTooLarge). It opens with
+// O_NONBLOCK|O_NOFOLLOW, so that a FIFO or a device cannot make it wait
+// and a symlink is not followed, and refuses anything but a regular file
+// (ErrNotRegular) before reading. The buffer grows with what read()
+// returns, not with st_size, so a sparse or lying size costs nothing.
 func readAt(dirfd int, name string, limit int64) ([]byte, error) {
+	if limit < 0 {
+		limit = maxIndexBytes
+	}
 	fd, err := eintr.Value(func() (int, error) {
-		return unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
+		return unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_NOFOLLOW, 0)
 	})
+	if errors.Is(err, unix.ELOOP) {
+		return nil, fmt.Errorf("%w: a symbolic link", ErrNotRegular)
+	}
 	if err != nil {
 		return nil, err
 	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := eintr.Retry(func() error { return unix.Fstat(fd, &st) }); err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, unix.EINVAL
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, ErrNotRegular
 	}
-	if limit >= 0 && fi.Size() > limit {
-		return nil, unix.EFBIG
+	if st.Size > limit {
+		return nil, fmt.Errorf("%w: %d bytes, more than %d", ErrTooLarge, st.Size, limit)
 	}
-	// One read of the size fstat reports: git replaces an index by
-	// rename, never rewrites it in place, so the size cannot change.
-	data := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return nil, err
+	var data []byte
+	for chunk := readChunk; ; chunk = min(chunk*2, 16<<20) {
+		if int64(len(data)) > limit {
+			return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+		}
+		data = slices.Grow(data, min(chunk, int(limit)+1-len(data)))
+		n, err := eintr.Value(func() (int, error) { return unix.Read(fd, data[len(data):cap(data)]) })
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return data, nil
+		}
+		data = data[:len(data)+n]
 	}
-	return data, nil
 }

@@ -232,7 +232,7 @@ func TestTrackedSplitIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ix.link == nil || len(ix.link.deleted) == 0 || ix.replacements == 0 {
+	if ix.link == nil || len(bits(t, ix.link.deleted)) == 0 || ix.replacements == 0 {
 		t.Fatalf("the index is not split with deletions and replacements: %+v", ix.link)
 	}
 	s, err := tracked(t, dir)
@@ -379,7 +379,7 @@ func TestTrackedSplitIndexRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ix, err := parseIndex(data, sha1Size); err != nil || ix.link == nil || len(ix.link.deleted) < 256 {
+	if ix, err := parseIndex(data, sha1Size); err != nil || ix.link == nil || len(bits(t, ix.link.deleted)) < 256 {
 		t.Fatalf("index not split with ≥256 deletions: %v", err)
 	}
 	s, err := tracked(t, dir)
@@ -390,4 +390,14 @@ func TestTrackedSplitIndexRuns(t *testing.T) {
 	if s.Len() != len(files)+1 {
 		t.Errorf("Len() = %d, want %d", s.Len(), len(files)+1)
 	}
+}
+
+// bits decodes a split index bitmap without a bound of entries.
+func bits(t *testing.T, bitmap []byte) []uint64 {
+	t.Helper()
+	set, err := ewahBits(bitmap, 1<<32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }

@@ -9,18 +9,21 @@ import (
 )
 
 // link is a split index's "link" extension: the shared index it builds
-// on and which of the shared entries it deletes or replaces.
+// on and which of the shared entries it deletes or replaces. The bitmaps
+// are kept encoded until the shared index is read: only then is the
+// number of entries they may name known, and a bitmap is decoded against
+// that bound (a 100-byte bitmap can claim 2^32 set bits).
 type link struct {
-	shared  []byte   // object id naming <gitdir>/sharedindex.<hex>
-	deleted []uint64 // positions in the shared index, ascending
-	replace []uint64 // positions in the shared index, ascending
+	shared  []byte // object id naming <gitdir>/sharedindex.<hex>
+	deleted []byte // EWAH bitmap of positions in the shared index (nil: none)
+	replace []byte // EWAH bitmap of positions in the shared index (nil: none)
 }
 
 // sharedName returns the shared index's file name in the git directory.
 func (l *link) sharedName() string { return "sharedindex." + hex.EncodeToString(l.shared) }
 
 // parseLink decodes a "link" extension: the shared index id, then
-// (optionally) the delete and replace EWAH bitmaps.
+// (optionally) the delete and replace EWAH bitmaps, checked for shape.
 func parseLink(b []byte, hashSize int) (*link, error) {
 	if len(b) < hashSize {
 		return nil, fmt.Errorf("%w: split index link of %d bytes", ErrCorrupt, len(b))
@@ -31,10 +34,10 @@ func parseLink(b []byte, hashSize int) (*link, error) {
 		return l, nil
 	}
 	var err error
-	if l.deleted, b, err = ewah(b); err != nil {
+	if l.deleted, b, err = ewahSplit(b); err != nil {
 		return nil, err
 	}
-	if l.replace, b, err = ewah(b); err != nil {
+	if l.replace, b, err = ewahSplit(b); err != nil {
 		return nil, err
 	}
 	if len(b) != 0 {
@@ -43,60 +46,81 @@ func parseLink(b []byte, hashSize int) (*link, error) {
 	return l, nil
 }
 
-// ewah decodes one EWAH-compressed bitmap as git stores it (bit count,
+func badBitmap(why string) error {
+	return fmt.Errorf("%w: split index bitmap: %s", ErrCorrupt, why)
+}
+
+// ewahSplit cuts one EWAH-compressed bitmap as git stores it (bit count,
 // word count, big-endian 64-bit words, position of the last run-length
-// word) and returns the set bit positions in ascending order and the rest
-// of b.
-func ewah(b []byte) ([]uint64, []byte, error) {
-	bad := func(why string) ([]uint64, []byte, error) {
-		return nil, nil, fmt.Errorf("%w: split index bitmap: %s", ErrCorrupt, why)
-	}
+// word) off the front of b, checking that its words are all present and
+// that every run-length word's literals are. It allocates nothing.
+func ewahSplit(b []byte) (bitmap, rest []byte, err error) {
 	if len(b) < 8 {
-		return bad("truncated header")
+		return nil, nil, badBitmap("truncated header")
 	}
-	bits := uint64(binary.BigEndian.Uint32(b[0:4]))
 	words := uint64(binary.BigEndian.Uint32(b[4:8]))
 	if words > uint64(len(b)-8)/8 || uint64(len(b)-8)-words*8 < 4 {
-		return bad("truncated words")
+		return nil, nil, badBitmap("truncated words")
 	}
 	w := b[8 : 8+words*8]
-	rest := b[8+words*8+4:]
+	for i := uint64(0); i < words; {
+		literals := binary.BigEndian.Uint64(w[i*8:]) >> 33
+		i++
+		if literals > words-i {
+			return nil, nil, badBitmap("literal words beyond the end")
+		}
+		i += literals
+	}
+	return b[:8+words*8+4], b[8+words*8+4:], nil
+}
+
+// ewahBits decodes a bitmap cut by ewahSplit into its set bit positions,
+// ascending. Every set bit must be below both the bitmap's bit count and
+// limit (the number of entries it can name), so the result never holds
+// more than limit positions, whatever the bitmap claims.
+func ewahBits(bitmap []byte, limit uint64) ([]uint64, error) {
+	if bitmap == nil {
+		return nil, nil
+	}
+	limit = min(limit, uint64(binary.BigEndian.Uint32(bitmap[0:4])))
+	words := uint64(binary.BigEndian.Uint32(bitmap[4:8]))
+	w := bitmap[8 : 8+words*8]
 	var set []uint64
 	var pos uint64
+	add := func(p uint64) error {
+		if p >= limit {
+			return badBitmap("set bit beyond the entries it can name")
+		}
+		set = append(set, p)
+		return nil
+	}
 	for i := uint64(0); i < words; {
 		rlw := binary.BigEndian.Uint64(w[i*8:])
 		i++
 		run := (rlw >> 1) & 0xffffffff
-		literals := rlw >> 33
-		if run > bits/64+1 {
-			return bad("run beyond the bit count")
-		}
-		if rlw&1 != 0 {
+		if rlw&1 != 0 && run > 0 {
+			if pos+run*64 > limit {
+				return nil, badBitmap("a run of set bits beyond the entries it can name")
+			}
 			for k := uint64(0); k < run*64; k++ {
 				set = append(set, pos+k)
 			}
 		}
-		pos += run * 64
-		if literals > words-i {
-			return bad("literal words beyond the end")
-		}
-		for ; literals > 0; literals-- {
+		pos += run * 64 // at most 2^32 words of 2^38 bits each: no overflow
+		for literals := rlw >> 33; literals > 0; literals-- {
 			lit := binary.BigEndian.Uint64(w[i*8:])
 			i++
 			for k := uint64(0); k < 64; k++ {
 				if lit&(1<<k) != 0 {
-					set = append(set, pos+k)
+					if err := add(pos + k); err != nil {
+						return nil, err
+					}
 				}
 			}
 			pos += 64
 		}
 	}
-	for _, p := range set {
-		if p >= bits {
-			return bad("set bit beyond the bit count")
-		}
-	}
-	return set, rest, nil
+	return set, nil
 }
 
 // mergeShared applies a split index ix to its shared index: the shared
@@ -110,16 +134,18 @@ func mergeShared(ix, shared *index) (*index, error) {
 		return nil, fmt.Errorf("%w: a shared index with empty paths", ErrCorrupt)
 	}
 	n := uint64(len(shared.names))
-	for _, p := range ix.link.replace {
-		if p >= n {
-			return nil, fmt.Errorf("%w: split index replaces entry %d of %d", ErrCorrupt, p, n)
-		}
+	replace, err := ewahBits(ix.link.replace, n)
+	if err != nil {
+		return nil, err
 	}
-	if len(ix.link.replace) != ix.replacements {
-		return nil, fmt.Errorf("%w: split index has %d replacements for %d marked entries", ErrCorrupt, ix.replacements, len(ix.link.replace))
+	if len(replace) != ix.replacements {
+		return nil, fmt.Errorf("%w: split index has %d replacements for %d marked entries", ErrCorrupt, ix.replacements, len(replace))
+	}
+	del, err := ewahBits(ix.link.deleted, n)
+	if err != nil {
+		return nil, err
 	}
 	out := &index{version: ix.version, names: make([]string, 0, len(shared.names)+len(ix.names))}
-	del := ix.link.deleted
 	for i, name := range shared.names {
 		if len(del) > 0 && del[0] == uint64(i) {
 			del = del[1:]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -27,7 +28,6 @@ import (
 // config error) and again just before writing (a runtime failure).
 func Check(root *gc.Root, outputFile, summaryFile string) error {
 	files := [2]string{outputFile, summaryFile}
-	var rootAbs string
 	guard := newOutputGuard(root)
 	seen := map[string]string{}
 	for i, name := range []string{"output-file", "summary-file"} {
@@ -48,15 +48,8 @@ func Check(root *gc.Root, outputFile, summaryFile string) error {
 			return &SameFileError{First: other, Second: name, Path: p}
 		}
 		seen[abs] = name
-		if rootAbs == "" {
-			var err error
-			if rootAbs, err = root.RealPath(); err != nil {
-				return &Error{Flag: name, Path: p, Err: err}
-			}
-		}
-		rel, err := filepath.Rel(rootAbs, abs)
-		if err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			if what := protectedRole(filepath.ToSlash(rel)); what != "" {
+		if rel, ok := rootRelative(root, p); ok {
+			if what := protectedRole(rel); what != "" {
 				return &Error{Flag: name, Path: p, Err: &ProtectedError{What: what}}
 			}
 		}
@@ -174,4 +167,26 @@ func protectedRole(rel string) string {
 		}
 	}
 	return ""
+}
+
+// rootRelative is p as a root-relative path, decided by identity
+// (gc.Root.Relative, no /proc): the nearest existing ancestor of p is
+// located below the root, and the components that do not exist yet (and
+// so cannot be links) are appended lexically.
+func rootRelative(root *gc.Root, p string) (string, bool) {
+	dir, rest := p, ""
+	for {
+		if rel, ok := root.Relative(dir); ok {
+			rel = path.Clean(path.Join(rel, rest))
+			if rel == ".." || strings.HasPrefix(rel, "../") {
+				return "", false
+			}
+			return rel, true
+		}
+		i := strings.LastIndexByte(strings.TrimRight(dir, "/"), '/')
+		if i <= 0 {
+			return "", false
+		}
+		dir, rest = dir[:i], path.Join(dir[i+1:], rest)
+	}
 }

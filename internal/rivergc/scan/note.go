@@ -33,6 +33,9 @@ const (
 	// NoteChanged: a directory was replaced between listing and opening it
 	// (Note.FileKind says what it is now); not descended.
 	NoteChanged NoteKind = "changed-during-scan"
+	// NoteNestedRepo: a directory holding a ".git" entry, another
+	// repository; not descended (also in Result.NestedRepos).
+	NoteNestedRepo NoteKind = "nested-repo"
 	// NoteMetadataUnusable: a *.json file whose metadata timestamp could
 	// not be used (Note.Reason says why); its mtime is used instead.
 	NoteMetadataUnusable NoteKind = "metadata-unusable"

@@ -95,6 +95,10 @@ type Result struct {
 	// named LeftoverPrefix + original name: files an interrupted deletion
 	// left under their private name, for the caller to restore.
 	Leftovers []string
+	// NestedRepos are the root-relative paths (sorted) of the directories
+	// of the scope, or on the way to it, that hold a ".git" entry: other
+	// repositories, which are neither descended into nor listed.
+	NestedRepos []string
 }
 
 // Scan walks the directories of scope (skill.Scope.Dirs) below the open
@@ -195,6 +199,7 @@ func (w *walker) finish() Result {
 	})
 	slices.SortFunc(res.Notes, compareNotes)
 	slices.Sort(res.Leftovers)
+	res.NestedRepos = slices.Sorted(slices.Values(w.repos))
 	return res
 }
 

@@ -47,6 +47,7 @@ type walker struct {
 	batch   job      // regular-file names not yet handed over
 	batchN  int      // how many names batch holds
 	dir     *openDir // the directory being listed, once shared
+	repos   []string // directories holding .git, not entered (Result.NestedRepos)
 }
 
 // frame is one open directory of the walk.
@@ -104,6 +105,12 @@ func (w *walker) openScopeDir(rootfd int, rel string) (fd int, ok bool) {
 		}
 		cur = next
 		if _, ok := w.sameMount(cur, []byte(sofar)); !ok {
+			unix.Close(cur)
+			return -1, false
+		}
+		if isRepo(cur) { // artifacts/ itself, or a scope directory, is a repository of its own
+			w.repos = append(w.repos, sofar)
+			w.note(Note{Path: sofar, Kind: NoteNestedRepo})
 			unix.Close(cur)
 			return -1, false
 		}
@@ -230,7 +237,25 @@ func (w *walker) openChild(dirfd int, nameZ *byte) (int, dirID, bool) {
 		unix.Close(fd)
 		return -1, dirID{}, false
 	}
+	if isRepo(fd) {
+		w.repos = append(w.repos, string(w.path))
+		w.note(Note{Path: string(w.path), Kind: NoteNestedRepo})
+		unix.Close(fd)
+		return -1, dirID{}, false
+	}
 	return fd, id, true
+}
+
+// gitZ is ".git", NUL-terminated.
+var gitZ = []byte(".git\x00")
+
+// isRepo reports whether the open directory fd holds an entry named
+// ".git" (a git directory, a gitdir file, or anything else so named): it
+// is then a repository of its own, which river gc neither enters nor
+// deletes from, as git clean refuses nested repositories (SPEC B4).
+func isRepo(fd int) bool {
+	var stx unix.Statx_t
+	return statxZ(fd, &gitZ[0], 0, &stx) == nil
 }
 
 // list reads the directory fd (path w.path), records its regular files and

@@ -63,6 +63,10 @@ type Report struct {
 	// without renameat2(RENAME_NOREPLACE). Their identity was checked, but
 	// a file renamed onto the name in between would be deleted instead.
 	Unprotected int
+	// Linked lists (sorted) the deleted paths whose file had other hard
+	// links at the last check before unlinkat: the name is gone, the
+	// bytes are still held by the other names, so nothing was freed.
+	Linked []string
 }
 
 // Options tunes Delete. The zero value is fine.
@@ -125,8 +129,11 @@ func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Rep
 			rep.Gone = append(rep.Gone, p)
 		default:
 			rep.Deleted = append(rep.Deleted, p)
-			if r.st == deletedUnprotected {
+			if r.st == deletedUnprotected || r.st == deletedUnprotectedLinked {
 				rep.Unprotected++
+			}
+			if r.st == deletedLinked || r.st == deletedUnprotectedLinked {
+				rep.Linked = append(rep.Linked, p)
 			}
 		}
 	}

@@ -16,7 +16,26 @@ const (
 	deleted            outcome = iota // renamed to its private name, re-checked, unlinked
 	deletedUnprotected                // checked, then unlinked under its own name
 	gone                              // no longer there
+	// The two deleted outcomes again, for a file that had other hard
+	// links (st_nlink > 1 at the last check before unlinkat): its name
+	// is gone, its bytes are not freed.
+	deletedLinked
+	deletedUnprotectedLinked
 )
+
+// linked turns a deleted outcome into its "other links survive" form
+// when nlink says the file had more names than the one unlinked.
+func (o outcome) linked(nlink uint32) outcome {
+	switch {
+	case nlink <= 1:
+		return o
+	case o == deleted:
+		return deletedLinked
+	case o == deletedUnprotected:
+		return deletedUnprotectedLinked
+	}
+	return o
+}
 
 // maxName is the longest file name Linux file systems accept (NAME_MAX).
 const maxName = 255
@@ -26,7 +45,7 @@ const maxName = 255
 var renameat2 = unix.Renameat2
 
 // statxMask is what an identity check asks statx for.
-const statxMask = unix.STATX_TYPE | unix.STATX_INO | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
+const statxMask = unix.STATX_TYPE | unix.STATX_NLINK | unix.STATX_INO | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
 
 // deleteOne runs the deletion protocol for one target:
 //
@@ -55,7 +74,8 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := d.check(dirfd, name, t, true); err != nil {
+	nlink, err := d.checkLinks(dirfd, name, t, true)
+	if err != nil {
 		if err == unix.ENOENT {
 			return gone, nil
 		}
@@ -66,7 +86,8 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 	}
 	private := PrivatePrefix + name
 	if len(private) > maxName || d.noRename2.Load() {
-		return d.unlinkUnprotected(dirfd, name)
+		o, err := d.unlinkUnprotected(dirfd, name)
+		return o.linked(nlink), err
 	}
 	switch err := eintr.Retry(func() error { return renameat2(dirfd, name, dirfd, private, unix.RENAME_NOREPLACE) }); err {
 	case nil:
@@ -76,14 +97,15 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 		return 0, fserr.ErrPrivateExists
 	case unix.ENOSYS, unix.EINVAL:
 		d.noRename2.Store(true)
-		return d.unlinkUnprotected(dirfd, name)
+		o, err := d.unlinkUnprotected(dirfd, name)
+		return o.linked(nlink), err
 	default:
 		return 0, err
 	}
 	if testHookAfterRename != nil {
 		testHookAfterRename(t.Path)
 	}
-	cerr := d.check(dirfd, private, t, false)
+	nlink, cerr := d.checkLinks(dirfd, private, t, false)
 	if cerr == unix.ENOENT {
 		return gone, nil // taken away from the private name by someone else
 	}
@@ -91,7 +113,7 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 		err := eintr.Retry(func() error { return unix.Unlinkat(dirfd, private, 0) }) // never AT_REMOVEDIR
 		switch err {
 		case nil:
-			return deleted, nil
+			return deleted.linked(nlink), nil
 		case unix.ENOENT:
 			return gone, nil
 		}
@@ -128,17 +150,28 @@ func (d *deleter) unlinkUnprotected(dirfd int, name string) (outcome, error) {
 // *fserr.ChangedError when it differs, and nil when it is the same file.
 // withCtime also compares the ctime.
 func (d *deleter) check(dirfd int, name string, t Target, withCtime bool) error {
+	_, err := d.checkLinks(dirfd, name, t, withCtime)
+	return err
+}
+
+// checkLinks is check, also returning the file's st_nlink.
+func (d *deleter) checkLinks(dirfd int, name string, t Target, withCtime bool) (uint32, error) {
 	var stx unix.Statx_t
 	err := eintr.Retry(func() error {
 		return unix.Statx(dirfd, name, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT, statxMask, &stx)
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
+	return stx.Nlink, d.compare(&stx, t, withCtime)
+}
+
+// compare is check's verdict on a statx result.
+func (d *deleter) compare(stx *unix.Statx_t, t Target, withCtime bool) error {
 	if mode := uint32(stx.Mode); mode&unix.S_IFMT != unix.S_IFREG {
 		return &fserr.KindError{Kind: fserr.KindOf(mode), Want: fserr.ErrNotRegular}
 	}
-	if !d.onRootMount(&stx) {
+	if !d.onRootMount(stx) {
 		return fserr.ErrOtherMount
 	}
 	var ch fserr.ChangedError

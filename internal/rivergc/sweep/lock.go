@@ -60,3 +60,28 @@ func Lock(rootfd int) (unlock func() error, err error) {
 		return uerr
 	}, nil
 }
+
+// Held reports whether another process holds the lock Lock takes on the
+// root rootfd right now: a live --force run, whose private names are
+// files in flight, not leftovers of an interrupted run. It tries a shared,
+// non-blocking flock and drops it at once; for that instant a --force run
+// starting on the same root would find the root locked (exit 1, nothing
+// changed), so it is called only when private names were found. An error
+// (the root cannot be opened for reading) means "unknown".
+func Held(rootfd int) (bool, error) {
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(rootfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return false, fserr.New(fserr.OpLock, ".", err)
+	}
+	defer unix.Close(fd)
+	err = eintr.Retry(func() error { return unix.Flock(fd, unix.LOCK_SH|unix.LOCK_NB) })
+	if err == unix.EWOULDBLOCK {
+		return true, nil
+	}
+	if err != nil {
+		return false, fserr.New(fserr.OpLock, ".", err)
+	}
+	return false, nil // closing fd drops the shared lock
+}
