@@ -2,6 +2,7 @@ package gitignore
 
 import (
 	"math/bits"
+	"strings"
 	"sync"
 )
 
@@ -21,8 +22,9 @@ type token struct {
 // that is not '/', "[...]" one byte of a set that never holds '/', '\'
 // quotes the next byte, and a run of two or more '*' is "**": with a '/'
 // (or the pattern's start) before it and a '/' (or its end) after it, it
-// matches across directories, "**/" also matching no directory at all;
-// anywhere else it is a plain '*'.
+// matches across directories, "**/" also matching no directory at all
+// (a quoted "\/" after the run also counts as the boundary, but without
+// the zero-directory case); anywhere else it is a plain '*'.
 //
 // Matching simulates the automaton of the tokens over the text, one set
 // of live states per byte, so its cost is O(len(tokens) × len(text)) with
@@ -74,7 +76,15 @@ func compileGlob(pat string) *glob {
 			for j < len(pat) && pat[j] == '*' {
 				j++
 			}
-			double := j-i >= 2 && (i == 0 || pat[i-1] == '/') && (j == len(pat) || pat[j] == '/')
+			// git also takes a quoted '/' after the run as the
+			// boundary (then without the zero-directory case).
+			double := j-i >= 2 && (i == 0 || pat[i-1] == '/') &&
+				(j == len(pat) || pat[j] == '/' || strings.HasPrefix(pat[j:], `\/`))
+			if double && j < len(pat) && pat[j] == '\\' {
+				g.toks = append(g.toks, token{set: anyByte, loop: true})
+				i = j
+				continue
+			}
 			switch {
 			case double && j < len(pat): // "**/": any directories, or none
 				g.toks = append(g.toks, token{fork: true}, token{set: anyByte, loop: true})
