@@ -1,10 +1,6 @@
 package gitignore
 
-import (
-	"math/bits"
-	"strings"
-	"sync"
-)
+import "strings"
 
 // token is one step of a compiled glob. A token either consumes one byte
 // from set and moves on, or (loop) consumes any number of bytes from set
@@ -31,15 +27,20 @@ type token struct {
 // no backtracking (decisions.md, 69).
 type glob struct {
 	toks  []token
-	never bool     // the pattern names an unknown class: it matches nothing
-	min   int      // bytes any match consumes at least
-	eps   []uint64 // bit s: toks[s] is a loop or a fork
+	never bool // the pattern names an unknown class: it matches nothing
+	min   int  // bytes any match consumes at least
+	// head and tail count the one-byte tokens before the first and after
+	// the last token that can consume a varying number of bytes; they are
+	// checked directly against both ends of the text, and the automaton
+	// runs only on mid, the tokens between, over the text between.
+	head, tail int
+	mid        []token
+	eps        []uint64 // bit s: mid[s] is a loop or a fork
 }
 
 var (
-	noSlash  = func() (s byteSet) { s.invert(); s[0] &^= 1 << '/'; return }()
-	anyByte  = func() (s byteSet) { s.invert(); return }()
-	wordPool = sync.Pool{New: func() any { return new([]uint64) }}
+	noSlash = func() (s byteSet) { s.invert(); s[0] &^= 1 << '/'; return }()
+	anyByte = func() (s byteSet) { s.invert(); return }()
 )
 
 // compileGlob compiles pat, which Validate has accepted (so every '\' has a
@@ -102,12 +103,7 @@ func compileGlob(pat string) *glob {
 			i++
 		}
 	}
-	g.eps = make([]uint64, (len(g.toks)+1+63)/64)
-	for s, t := range g.toks {
-		if t.loop || t.fork {
-			g.eps[s>>6] |= 1 << (s & 63)
-		}
-	}
+	g.finish()
 	return g
 }
 
@@ -118,82 +114,3 @@ func (g *glob) lit(c byte) {
 	g.min++
 }
 
-// match reports whether the whole of text matches g.
-func (g *glob) match(text string) bool {
-	if g.never || len(text) < g.min {
-		return false
-	}
-	n := len(g.toks) + 1 // state len(toks) accepts
-	words := (n + 63) / 64
-	var small [8]uint64
-	var buf []uint64
-	var pooled *[]uint64
-	if 2*words <= len(small) {
-		buf = small[:2*words]
-	} else {
-		pooled = wordPool.Get().(*[]uint64)
-		if cap(*pooled) < 2*words {
-			*pooled = make([]uint64, 2*words)
-		}
-		buf = (*pooled)[:2*words]
-		clear(buf)
-		defer wordPool.Put(pooled)
-	}
-	cur, next := buf[:words], buf[words:]
-	cur[0] = 1
-	g.close(cur)
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		clear(next)
-		live := false
-		for w, word := range cur {
-			for word != 0 {
-				b := bits.TrailingZeros64(word)
-				word &= word - 1
-				s := w<<6 | b
-				if s == n-1 {
-					continue
-				}
-				t := &g.toks[s]
-				if !t.set.has(c) {
-					continue
-				}
-				if !t.loop {
-					s++
-				}
-				next[s>>6] |= 1 << (s & 63)
-				live = true
-			}
-		}
-		if !live {
-			return false
-		}
-		g.close(next)
-		cur, next = next, cur
-	}
-	last := n - 1
-	return cur[last>>6]&(1<<(last&63)) != 0
-}
-
-// close adds to states every state reachable without consuming a byte: a
-// loop may stop, and a "**/" may match no directory. The moves only go
-// forward, so one ascending pass over the live states with such moves
-// suffices.
-func (g *glob) close(states []uint64) {
-	for w := range states {
-		x := states[w] & g.eps[w]
-		for x != 0 {
-			s := w<<6 | bits.TrailingZeros64(x)
-			x &= x - 1
-			for _, to := range [2]int{s + 1, s + 3} {
-				states[to>>6] |= 1 << (to & 63)
-				if to>>6 == w {
-					x |= g.eps[w] & (1 << (to & 63))
-				}
-				if !g.toks[s].fork {
-					break
-				}
-			}
-		}
-	}
-}

@@ -59,7 +59,7 @@ func latin1(s string) string {
 	return string(r)
 }
 
-// FuzzGlob checks the automaton simulation in glob.match against the RE2
+// FuzzGlob checks glob.match (ends, then the automaton) against the RE2
 // translation of the same tokens for arbitrary patterns and texts. (What
 // the tokens should be is checked against git by the table and corpus
 // tests; this target guards the simulation: closure, forks, the bit sets

@@ -2,6 +2,7 @@ package gitignore
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
@@ -13,6 +14,11 @@ import (
 // zero value and a nil *Matcher match nothing.
 type Matcher struct {
 	rules []rule // in file order; the last matching rule decides
+	// index[(d*256+c)*words:][:words] is the set of rules (bit i: rules[i])
+	// that can match a candidate ending in byte c, a directory when d is
+	// 1 (directory-only rules are left out for files, d = 0).
+	index []uint64
+	words int
 }
 
 // Compile validates and compiles patterns, in order: as in a .gitignore, the
@@ -35,6 +41,21 @@ func Compile(patterns []string) (*Matcher, error) {
 	for _, line := range lastCopies(lines) {
 		if r := parseRule(line); !r.never {
 			m.rules = append(m.rules, r)
+		}
+	}
+	m.words = (len(m.rules) + 63) / 64
+	m.index = make([]uint64, 2*256*m.words)
+	for i := range m.rules {
+		r := &m.rules[i]
+		for c := 0; c < 256; c++ {
+			if !r.last.has(byte(c)) {
+				continue
+			}
+			for d := 0; d < 2; d++ {
+				if d == 1 || !r.dirOnly {
+					m.index[(d*256+c)*m.words+i>>6] |= 1 << (i & 63)
+				}
+			}
 		}
 	}
 	return m, nil
@@ -84,7 +105,10 @@ func (m *Matcher) match(path string, dirs map[string]bool) bool {
 			continue
 		}
 		dir := path[:i]
-		ex, known := dirs[dir]
+		var ex, known bool
+		if dirs != nil {
+			ex, known = dirs[dir]
+		}
 		if !known {
 			ex = m.excluded(dir, path[base:i], true)
 			if dirs != nil {
@@ -105,13 +129,18 @@ func (m *Matcher) match(path string, dirs map[string]bool) bool {
 // excluded applies the rules, last first, to one candidate: a directory
 // (isDir) or the file itself, base being its last component.
 func (m *Matcher) excluded(path, base string, isDir bool) bool {
-	for i := len(m.rules) - 1; i >= 0; i-- {
-		r := &m.rules[i]
-		if r.dirOnly && !isDir {
-			continue
-		}
-		if r.matches(path, base) {
-			return !r.negate
+	d := 0
+	if isDir {
+		d = 1
+	}
+	set := m.index[(d*256+int(path[len(path)-1]))*m.words:][:m.words]
+	for w := len(set) - 1; w >= 0; w-- {
+		for x := set[w]; x != 0; {
+			b := 63 - bits.LeadingZeros64(x)
+			x &^= 1 << b
+			if r := &m.rules[w<<6|b]; r.matches(path, base) {
+				return !r.negate
+			}
 		}
 	}
 	return false

@@ -18,6 +18,8 @@ type rule struct {
 	// literal prefix the candidate must start with before g applies.
 	text string
 	g    *glob
+	// last holds every byte a matching candidate can end with.
+	last byteSet
 }
 
 // glob characters: a pattern without any of these is a plain string.
@@ -61,6 +63,14 @@ func parseRule(line string) rule {
 	default:
 		r.text, r.g = pat[:n], compileGlob(pat[n:])
 		r.never = r.g.never
+	}
+	switch {
+	case r.literal || r.suffix:
+		r.last.add(r.text[len(r.text)-1])
+	case r.g.tail > 0 || len(r.g.mid) == 0 && r.g.head > 0:
+		r.last = r.g.toks[len(r.g.toks)-1].set
+	default:
+		r.last = anyByte
 	}
 	return r
 }
