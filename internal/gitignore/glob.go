@@ -113,4 +113,3 @@ func (g *glob) lit(c byte) {
 	g.toks = append(g.toks, token{set: s})
 	g.min++
 }
-
