@@ -2,6 +2,7 @@ package gitignore
 
 import (
 	"math/bits"
+	"strings"
 	"sync"
 )
 
@@ -22,12 +23,46 @@ func (g *glob) finish() {
 		g.tail++
 	}
 	g.mid = g.toks[g.head : len(g.toks)-g.tail]
+	var run, best []byte
+	for s := range g.mid {
+		c, ok := g.mid[s].single()
+		if ok && !(s >= 2 && g.mid[s-2].fork) {
+			run = append(run, c)
+			if len(run) > len(best) {
+				best = append(best[:0], run...)
+			}
+		} else {
+			run = run[:0]
+		}
+	}
+	g.need = string(best)
 	g.eps = make([]uint64, (len(g.mid)+1+63)/64)
 	for s, t := range g.mid {
 		if t.loop || t.fork {
 			g.eps[s>>6] |= 1 << (s & 63)
 		}
 	}
+}
+
+// single returns the one byte t consumes, if it is a one-byte token whose
+// set has exactly one member.
+func (t *token) single() (byte, bool) {
+	if t.loop || t.fork {
+		return 0, false
+	}
+	n := 0
+	for _, w := range t.set {
+		n += bits.OnesCount64(w)
+	}
+	if n != 1 {
+		return 0, false
+	}
+	for i, w := range t.set {
+		if w != 0 {
+			return byte(i<<6 | bits.TrailingZeros64(w)), true
+		}
+	}
+	return 0, false
 }
 
 // match reports whether the whole of text matches g.
@@ -47,6 +82,9 @@ func (g *glob) match(text string) bool {
 		}
 	}
 	text = text[g.head:end]
+	if len(g.need) > 1 && !strings.Contains(text, g.need) {
+		return false
+	}
 	switch {
 	case len(g.mid) == 0:
 		return text == ""

@@ -15,7 +15,7 @@ type matchCase struct {
 func p(patterns ...string) []string { return patterns }
 
 // matchCases is kept in a file of its own (plain data, no imports) so the
-// library comparison described in LIBRARIES.md can reuse it verbatim.
+// library comparison of docs/decisions.md (70) can reuse it verbatim.
 var matchCases = []matchCase{
 	// Anchoring: no slash matches the basename at any depth; a leading or
 	// middle slash anchors to the root; parents count.

@@ -36,6 +36,10 @@ type glob struct {
 	head, tail int
 	mid        []token
 	eps        []uint64 // bit s: mid[s] is a loop or a fork
+	// need is the longest run of literal bytes in mid: a text without it
+	// cannot match, and strings.Contains says so faster than the
+	// automaton.
+	need string
 }
 
 var (
