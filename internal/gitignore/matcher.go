@@ -47,8 +47,9 @@ func Compile(patterns []string) (*Matcher, error) {
 	m.index = make([]uint64, 2*256*m.words)
 	for i := range m.rules {
 		r := &m.rules[i]
+		last := r.lastBytes()
 		for c := 0; c < 256; c++ {
-			if !r.last.has(byte(c)) {
+			if !last.has(byte(c)) {
 				continue
 			}
 			for d := 0; d < 2; d++ {
@@ -99,31 +100,39 @@ func (m *Matcher) match(path string, dirs map[string]bool) bool {
 	if m == nil || len(m.rules) == 0 {
 		return false
 	}
-	base := 0
-	for i := 0; i < len(path); i++ {
-		if path[i] != '/' {
-			continue
-		}
-		dir := path[:i]
-		var ex, known bool
-		if dirs != nil {
-			ex, known = dirs[dir]
-		}
-		if !known {
-			ex = m.excluded(dir, path[base:i], true)
-			if dirs != nil {
-				if len(dirs) >= maxCachedDirs {
-					clear(dirs)
-				}
-				dirs[dir] = ex
-			}
-		}
-		if ex {
+	j := strings.LastIndexByte(path, '/')
+	if dirs != nil {
+		if j >= 0 && m.dirExcluded(path[:j], dirs) {
 			return true
 		}
-		base = i + 1
+		return m.excluded(path, path[j+1:], false)
+	}
+	base := 0
+	for i := 0; i < len(path); i++ {
+		if path[i] == '/' {
+			if m.excluded(path[:i], path[base:i], true) {
+				return true
+			}
+			base = i + 1
+		}
 	}
 	return m.excluded(path, path[base:], false)
+}
+
+// dirExcluded reports whether dir or one of its parents is excluded,
+// remembering the answer in dirs: a path whose directory was seen before
+// costs one lookup, however deep it is.
+func (m *Matcher) dirExcluded(dir string, dirs map[string]bool) bool {
+	if ex, ok := dirs[dir]; ok {
+		return ex
+	}
+	j := strings.LastIndexByte(dir, '/')
+	ex := j >= 0 && m.dirExcluded(dir[:j], dirs) || m.excluded(dir, dir[j+1:], true)
+	if len(dirs) >= maxCachedDirs {
+		clear(dirs)
+	}
+	dirs[dir] = ex
+	return ex
 }
 
 // excluded applies the rules, last first, to one candidate: a directory

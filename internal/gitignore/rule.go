@@ -18,8 +18,6 @@ type rule struct {
 	// literal prefix the candidate must start with before g applies.
 	text string
 	g    *glob
-	// last holds every byte a matching candidate can end with.
-	last byteSet
 }
 
 // glob characters: a pattern without any of these is a plain string.
@@ -64,15 +62,20 @@ func parseRule(line string) rule {
 		r.text, r.g = pat[:n], compileGlob(pat[n:])
 		r.never = r.g.never
 	}
+	return r
+}
+
+// lastBytes returns every byte a candidate that r matches can end with.
+func (r *rule) lastBytes() (set byteSet) {
 	switch {
 	case r.literal || r.suffix:
-		r.last.add(r.text[len(r.text)-1])
+		set.add(r.text[len(r.text)-1])
 	case r.g.tail > 0 || len(r.g.mid) == 0 && r.g.head > 0:
-		r.last = r.g.toks[len(r.g.toks)-1].set
+		set = r.g.toks[len(r.g.toks)-1].set
 	default:
-		r.last = anyByte
+		set = anyByte
 	}
-	return r
+	return set
 }
 
 // matches reports whether r's pattern matches the candidate path (a

@@ -1,7 +1,7 @@
 package gitignore
 
-// Session matches many paths against one Matcher and remembers the verdict
-// for every parent directory it has evaluated. Paths of one tree share most
+// Session matches many paths against one Matcher and remembers, for every
+// directory it has evaluated, whether it or one of its parents is excluded. Paths of one tree share most
 // of their parents, and git's rule checks each parent directory against
 // every pattern, so a million paths in a few directories cost a million
 // file checks, not millions of directory checks. The Matcher stays
