@@ -23,6 +23,8 @@ func FuzzCompile(f *testing.F) {
 		{"cafe\u0301\nr\xe9", "caf\u00e9"},
 		{"/\n!\n//\n  \\ ", "x"},
 		{"**/**/**/a*b*c*", "aab/aab/aab/aab/aab/aab/aab/aab/aab/ab"},
+		{"*\n**", "/a"},
+		{"*", ""},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])

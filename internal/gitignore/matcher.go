@@ -138,6 +138,9 @@ func (m *Matcher) dirExcluded(dir string, dirs map[string]bool) bool {
 // excluded applies the rules, last first, to one candidate: a directory
 // (isDir) or the file itself, base being its last component.
 func (m *Matcher) excluded(path, base string, isDir bool) bool {
+	if path == "" {
+		return false // only a non-canonical path has an empty candidate
+	}
 	d := 0
 	if isDir {
 		d = 1
