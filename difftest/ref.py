@@ -16,7 +16,7 @@ import unicodedata
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import jsonstream  # noqa: E402
 from jsonstream import Num, SyntaxErr  # noqa: E402
-from wildmatch import PatternList, malformed_reason  # noqa: E402
+from ignore import PatternList, malformed_reason  # noqa: E402
 from templates import TEMPLATES, NO_REVIEW  # noqa: E402
 
 try:

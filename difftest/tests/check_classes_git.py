@@ -1,6 +1,6 @@
 import os, subprocess, sys, tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from wildmatch import PatternList, CLASSES
+from ignore import PatternList, CLASSES
 tmp = tempfile.mkdtemp(); subprocess.run(['git', 'init', '-q', tmp], check=True)
 bad = 0
 for name in sorted(CLASSES):

@@ -15,7 +15,7 @@ type matchCase struct {
 func p(patterns ...string) []string { return patterns }
 
 // matchCases is kept in a file of its own (plain data, no imports) so the
-// library comparison described in LIBRARIES.md can reuse it verbatim.
+// library comparison of docs/decisions.md (70) can reuse it verbatim.
 var matchCases = []matchCase{
 	// Anchoring: no slash matches the basename at any depth; a leading or
 	// middle slash anchors to the root; parents count.
@@ -179,6 +179,44 @@ var matchCases = []matchCase{
 	{"case/literal", p("README"), "readme", false},
 	{"case/ext", p("*.GO"), "x.go", false},
 	{"case/class", p("[A-Z]*"), "abc", false},
+
+	// Corners found black-box with git check-ignore while re-implementing
+	// the matcher from gitignore(5) (docs/decisions.md, 68).
+	{"quirk/starstar-before-quoted-slash", p(`**\/b`), "a/c/b", true},
+	{"quirk/starstar-before-quoted-slash-no-zero-dir", p(`**\/b`), "b", false},
+	{"quirk/mid-starstar-before-quoted-slash", p(`x/**\/b`), "x/a/b", true},
+	{"quirk/mid-starstar-before-quoted-slash-not-zero", p(`x/**\/b`), "x/b", false},
+	{"quirk/starstar-before-quoted-letter-is-star", p(`x/**\b`), "x/a/c/b", false},
+	{"quirk/starstar-before-quoted-letter-hit", p(`x/**\b`), "x/cb", true},
+	{"quirk/prefix-starstar-zero-dirs", p("a**/b"), "a/b", true},
+	{"quirk/prefix-starstar-dirs", p("a**/b"), "ax/y/z/b", true},
+	{"quirk/star-cannot-cross-slash", p("a/*b*c"), "a/xb/c", false},
+	{"quirk/star-then-starstar", p("*/**/c"), "a/b/c", true},
+	{"quirk/star-then-starstar-anchored", p("*/**/c"), "c", false},
+	{"quirk/triple-star-dirs", p("/***/b"), "x/y/b", true},
+	{"quirk/triple-star-no-partial", p("/***/b"), "ab", false},
+	{"quirk/starstar-double-slash-never", p("**//**"), "a/b", false},
+	{"class/colon-bracket-not-a-class", p("x[[:]"), "x:", true},
+	{"class/colon-bracket-not-a-class-bracket", p("x[[:]"), "x[", true},
+	{"class/empty-name-unknown", p("x[[::]]"), "x:", false},
+	{"class/unknown-name-after-member", p("x[a[:nope:]]"), "xa", false},
+	{"class/dash-after-posix-is-member", p("x[[:alpha:]-z]"), "x-", true},
+	{"class/dash-after-range-is-member", p("x[a-b-d]"), "x-", true},
+	{"class/dash-after-range-not-range", p("x[a-b-d]"), "xc", false},
+	{"class/range-from-first-bracket", p("x[]-a]"), "x^", true},
+	{"class/range-from-dash", p("x[--0]"), "x.", true},
+	{"class/range-to-bracket-literal", p("x[a-[:alpha:]]"), "xb", false},
+	{"class/range-to-escaped", p(`x[Z-\]]`), `x\`, true},
+	{"class/escaped-dash-no-range", p(`x[a\-c]`), "xb", false},
+	{"class/escaped-dash-member", p(`x[a\-c]`), "x-", true},
+	{"class/colon-unit-not-closed-at-first-bracket", p("x[[:a]b:]]"), "x:b:]]", true},
+	{"class/range-never-slash", p("a[--0]b"), "a/b", false},
+	{"class/negated-never-slash", p("a[!x]b"), "a/b", false},
+	{"class/space-no-ff", p("x[[:space:]]"), "x\f", false},
+	{"class/space-lf", p("x[[:space:]]"), "x\n", true},
+	{"class/punct-underscore", p("x[[:punct:]]"), "x_", true},
+	{"class/print-space", p("x[[:print:]]"), "x ", true},
+	{"class/alpha-not-high-byte", p("[[:alpha:]]?"), "é", false},
 
 	// Hostile shapes (git's exponential backtracking) in instances small
 	// enough that git itself answers quickly; the matcher memoises them.

@@ -1,127 +1,172 @@
 package gitignore
 
-// Bracket expressions of wildmatch.c, shared by the matcher, the index and
-// Validate.
+// byteSet is a set of bytes, one bit per value.
+type byteSet [4]uint64
 
-// matchClass evaluates the bracket expression starting at pat[p] == '[' for
-// the byte tch. It returns the index of the closing ']', whether tch is in
-// the (possibly negated) set, and ok=false when git would abort the whole
-// match: the class is unterminated or names an unknown [:class:]. Validate
-// passes lenient=true so that an unknown name counts as an empty member and
-// the scan goes on to find out whether the class is terminated.
-func matchClass(pat string, p int, tch byte, lenient bool) (end int, matched, ok bool) {
-	p++
-	pch := at(pat, p)
-	if pch == '^' {
-		pch = '!'
-	}
-	negated := pch == '!'
-	if negated {
-		p++
-		pch = at(pat, p)
-	}
-	var prevCh byte
-	for {
-		if pch == 0 {
-			return p, false, false
-		}
-		switch {
-		case pch == '\\':
-			p++
-			pch = at(pat, p)
-			if pch == 0 {
-				return p, false, false
-			}
-			if tch == pch {
-				matched = true
-			}
-		case pch == '-' && prevCh != 0 && at(pat, p+1) != 0 && at(pat, p+1) != ']':
-			p++
-			pch = pat[p]
-			if pch == '\\' {
-				p++
-				pch = at(pat, p)
-				if pch == 0 {
-					return p, false, false
-				}
-			}
-			if tch <= pch && tch >= prevCh {
-				matched = true
-			}
-			pch = 0 // a range cannot start another range
-		case pch == '[' && at(pat, p+1) == ':':
-			p += 2
-			s := p
-			for at(pat, p) != 0 && pat[p] != ']' {
-				p++
-			}
-			if at(pat, p) == 0 {
-				return p, false, false
-			}
-			if n := p - s - 1; n < 0 || pat[p-1] != ':' {
-				// No ":]": the '[' is an ordinary member.
-				p = s - 2
-				pch = '['
-				if tch == pch {
-					matched = true
-				}
-			} else {
-				in, known := posixClass(pat[s:s+n], tch)
-				if !known && !lenient {
-					return p, false, false
-				}
-				if in {
-					matched = true
-				}
-				pch = 0
-			}
-		default:
-			if tch == pch {
-				matched = true
-			}
-		}
-		prevCh = pch
-		p++
-		pch = at(pat, p)
-		if pch == ']' {
-			return p, matched != negated, true
-		}
+func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+
+// addRange adds every byte from lo to hi; nothing when lo > hi.
+func (s *byteSet) addRange(lo, hi byte) {
+	for c := int(lo); c <= int(hi); c++ {
+		s.add(byte(c))
 	}
 }
 
-// posixClass reports whether c belongs to the named POSIX class, using git's
-// ASCII-only ctype (so "space" excludes \v and \f, and no byte >= 0x80 is in
-// any class), and known=false for a name git does not recognise.
-func posixClass(name string, c byte) (in, known bool) {
-	isUpper := 'A' <= c && c <= 'Z'
-	isLower := 'a' <= c && c <= 'z'
-	isDigit := '0' <= c && c <= '9'
-	isAlpha := isUpper || isLower
+// invert replaces s by its complement.
+func (s *byteSet) invert() {
+	for i := range s {
+		s[i] = ^s[i]
+	}
+}
+
+// classResult says how a bracket expression ended.
+type classResult uint8
+
+const (
+	classOK           classResult = iota // closed by ']'
+	classUnterminated                    // the pattern ended first
+	classUnknownName                     // a [:name:] git does not know: the pattern never matches
+)
+
+// parseClass reads the bracket expression whose '[' is at pat[open]. It
+// returns the bytes the expression stands for (before the caller removes
+// '/'), the index just past its closing ']', and how it ended.
+//
+// The grammar, as gitignore(5) and glob(7) describe it and as
+// `git check-ignore` was observed to apply it (decisions.md, 68):
+//   - an optional '!' or '^' right after '[' negates the set;
+//   - a ']' right after that is a member, not the end;
+//   - '\' makes the next byte a plain member;
+//   - "x-y" is the range x..y (empty when x > y) when a single member x
+//     stands before the '-' and the byte after it is not ']'; y may be
+//     escaped; a '-' that does not form a range is a member, and a member
+//     that ended a range or a [:name:] cannot start another one;
+//   - "[:" starts a character class that ends at the first ']' after it
+//     when the byte before that ']' is a ':' other than the opening one;
+//     otherwise the '[' is a plain member and parsing goes on at the ':';
+//   - a class name git does not know makes the whole pattern unmatchable
+//     (the expression must still be closed to be well-formed).
+func parseClass(pat string, open int) (set byteSet, end int, res classResult) {
+	i := open + 1
+	negate := i < len(pat) && (pat[i] == '!' || pat[i] == '^')
+	if negate {
+		i++
+	}
+	first, unknown := true, false
+	prev := -1 // the member that may start a range, or -1
+	for {
+		if i >= len(pat) {
+			return set, i, classUnterminated
+		}
+		c := pat[i]
+		switch {
+		case c == ']' && !first:
+			if negate {
+				set.invert()
+			}
+			if unknown {
+				return set, i + 1, classUnknownName
+			}
+			return set, i + 1, classOK
+		case c == '\\':
+			if i+1 >= len(pat) {
+				return set, i, classUnterminated
+			}
+			set.add(pat[i+1])
+			prev = int(pat[i+1])
+			i += 2
+		case c == '-' && prev >= 0 && i+1 < len(pat) && pat[i+1] != ']':
+			hi, next := pat[i+1], i+2
+			if hi == '\\' {
+				if i+2 >= len(pat) {
+					return set, i + 2, classUnterminated
+				}
+				hi, next = pat[i+2], i+3
+			}
+			set.addRange(byte(prev), hi)
+			prev = -1
+			i = next
+		case c == '[' && i+1 < len(pat) && pat[i+1] == ':':
+			close := -1
+			for k := i + 2; k < len(pat); k++ {
+				if pat[k] == ']' {
+					close = k
+					break
+				}
+			}
+			if close < 0 {
+				return set, len(pat), classUnterminated
+			}
+			if close-1 < i+2 || pat[close-1] != ':' {
+				set.add('[') // not a character class: '[' is a member
+				prev = '['
+				i++
+				break
+			}
+			if !addPosix(&set, pat[i+2:close-1]) {
+				unknown = true
+			}
+			prev = -1
+			i = close + 1
+		default:
+			set.add(c)
+			prev = int(c)
+			i++
+		}
+		first = false
+	}
+}
+
+// addPosix adds the bytes of the named POSIX character class to s and
+// reports whether the name is one git knows. The classes are ASCII only, as
+// measured with `git check-ignore` over every byte: [:space:] is tab, LF,
+// CR and space (not VT or FF); no byte from 0x80 up belongs to any class.
+func addPosix(s *byteSet, name string) bool {
 	switch name {
 	case "alnum":
-		return isAlpha || isDigit, true
+		s.addRange('0', '9')
+		s.addRange('A', 'Z')
+		s.addRange('a', 'z')
 	case "alpha":
-		return isAlpha, true
+		s.addRange('A', 'Z')
+		s.addRange('a', 'z')
 	case "blank":
-		return c == ' ' || c == '\t', true
+		s.add(' ')
+		s.add('\t')
 	case "cntrl":
-		return c < 0x20 || c == 0x7f, true
+		s.addRange(0, 0x1f)
+		s.add(0x7f)
 	case "digit":
-		return isDigit, true
+		s.addRange('0', '9')
 	case "graph":
-		return 0x21 <= c && c <= 0x7e, true
+		s.addRange(0x21, 0x7e)
 	case "lower":
-		return isLower, true
+		s.addRange('a', 'z')
 	case "print":
-		return 0x20 <= c && c <= 0x7e, true
+		s.addRange(0x20, 0x7e)
 	case "punct":
-		return 0x21 <= c && c <= 0x7e && !isAlpha && !isDigit, true
+		for c := byte(0x21); c <= 0x7e; c++ {
+			if !isAlnum(c) {
+				s.add(c)
+			}
+		}
 	case "space":
-		return c == ' ' || c == '\t' || c == '\n' || c == '\r', true
+		for _, c := range []byte{' ', '\t', '\n', '\r'} {
+			s.add(c)
+		}
 	case "upper":
-		return isUpper, true
+		s.addRange('A', 'Z')
 	case "xdigit":
-		return isDigit || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F'), true
+		s.addRange('0', '9')
+		s.addRange('A', 'F')
+		s.addRange('a', 'f')
+	default:
+		return false
 	}
-	return false, false
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
 }

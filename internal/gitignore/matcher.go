@@ -2,54 +2,23 @@ package gitignore
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
 )
 
 // Matcher decides whether repository-relative file paths are excluded by an
-// ordered list of .gitignore patterns. It is immutable once built by Compile,
-// so any number of goroutines may call Match concurrently. The zero value
-// and a nil *Matcher match nothing.
+// ordered list of .gitignore patterns. It is immutable once built by
+// Compile, so any number of goroutines may call Match concurrently. The
+// zero value and a nil *Matcher match nothing.
 type Matcher struct {
-	rules []rule
-	// words and cand are the last-byte index built by buildIndex.
+	rules []rule // in file order; the last matching rule decides
+	// index[(d*256+c)*words:][:words] is the set of rules (bit i: rules[i])
+	// that can match a candidate ending in byte c, a directory when d is
+	// 1 (directory-only rules are left out for files, d = 0).
+	index []uint64
 	words int
-	cand  []uint64
-}
-
-// ruleKind says which of git's matching strategies a rule uses, decided once
-// at compile time so Match does not re-inspect the pattern.
-type ruleKind uint8
-
-const (
-	// basenameLiteral: no slash and no wildcard; the basename must equal lit.
-	basenameLiteral ruleKind = iota
-	// basenameSuffix: "*literal" without a slash (git's ENDSWITH); the
-	// basename must end with lit.
-	basenameSuffix
-	// basenameGlob: no slash; wildmatch against the basename.
-	basenameGlob
-	// pathGlob: contains a slash; the path must start with the literal
-	// prefix lit and the rest must wildmatch glob (WM_PATHNAME).
-	pathGlob
-)
-
-// rule is one compiled pattern, mirroring git's struct path_pattern.
-type rule struct {
-	kind      ruleKind
-	negative  bool   // "!pattern": a match re-includes
-	mustBeDir bool   // "pattern/": matches directories only
-	lit       string // literal text; meaning depends on kind
-	glob      string // wildmatch text after lit (basenameGlob: whole pattern)
-	// tail is a literal every match must end with (the text after the
-	// last wildcard and the last '/'), used only to reject early; empty
-	// when unknown, which is always safe.
-	tail string
-	// slashes is the exact number of '/' a path must contain to match a
-	// pathGlob rule, or -1 when that is not fixed (the pattern has "**" or
-	// a bracket expression). It lets Match skip hopeless wildmatch calls.
-	slashes int
 }
 
 // Compile validates and compiles patterns, in order: as in a .gitignore, the
@@ -58,182 +27,151 @@ type rule struct {
 // paths and git compares bytes. The error names the index of the first
 // malformed pattern and wraps its *PatternError.
 func Compile(patterns []string) (*Matcher, error) {
-	lines := make([]string, 0, len(patterns))
-	for i, raw := range patterns {
-		if err := Validate(raw); err != nil {
+	lines := make([]string, len(patterns))
+	for i, p := range patterns {
+		if err := Validate(p); err != nil {
 			return nil, fmt.Errorf("gitignore: pattern %d: %w", i, err)
 		}
-		nfc := norm.NFC.String(raw)
-		// NFC never adds or removes the ASCII bytes validation looks
-		// at, so this cannot fail; checking keeps the invariant honest.
-		if err := Validate(nfc); err != nil {
+		lines[i] = norm.NFC.String(p)
+		if err := Validate(lines[i]); err != nil {
 			return nil, fmt.Errorf("gitignore: pattern %d after NFC normalisation: %w", i, err)
 		}
-		lines = append(lines, cleanLine(nfc))
 	}
-	lines = lastOccurrences(lines)
-	m := &Matcher{rules: make([]rule, len(lines))}
-	for i, line := range lines {
-		m.rules[i] = compileRule(line)
+	m := &Matcher{}
+	for _, line := range lastCopies(lines) {
+		if r := parseRule(line); !r.never {
+			m.rules = append(m.rules, r)
+		}
 	}
-	m.buildIndex()
+	m.words = (len(m.rules) + 63) / 64
+	m.index = make([]uint64, 2*256*m.words)
+	for i := range m.rules {
+		r := &m.rules[i]
+		last := r.lastBytes()
+		for c := 0; c < 256; c++ {
+			if !last.has(byte(c)) {
+				continue
+			}
+			for d := 0; d < 2; d++ {
+				if d == 1 || !r.dirOnly {
+					m.index[(d*256+c)*m.words+i>>6] |= 1 << (i & 63)
+				}
+			}
+		}
+	}
 	return m, nil
 }
 
-// lastOccurrences drops every line that occurs again later, keeping order.
-// Since the last matching pattern decides and identical lines match the
-// same paths, an earlier copy can never decide: whenever it matches, the
-// later copy matches too and is seen first. So a list of 100k copies costs
-// one rule per path, not 100k.
-func lastOccurrences(lines []string) []string {
-	seen := make(map[string]bool, len(lines))
-	keep := make([]bool, len(lines))
-	n := 0
-	for i := len(lines) - 1; i >= 0; i-- {
-		if !seen[lines[i]] {
-			seen[lines[i]] = true
-			keep[i] = true
-			n++
-		}
+// lastCopies keeps, in order, only the last copy of each distinct cleaned
+// line. An earlier copy matches exactly when the later one does and the
+// later one is consulted first, so it can never decide; dropping it keeps a
+// document of many identical lines as cheap as one line. A rule that can
+// never match is dropped by Compile for the same reason.
+func lastCopies(lines []string) []string {
+	last := make(map[string]int, len(lines))
+	for i, l := range lines {
+		last[cleanLine(l)] = i
 	}
-	out := make([]string, 0, n)
-	for i, line := range lines {
-		if keep[i] {
-			out = append(out, line)
+	out := make([]string, 0, len(last))
+	for i, l := range lines {
+		if last[cleanLine(l)] == i {
+			out = append(out, l)
 		}
 	}
 	return out
 }
 
-// compileRule ports git's parse_path_pattern and the dispatch in
-// match_basename / match_pathname for a root-level .gitignore line that has
-// already been cleaned by cleanLine.
-func compileRule(line string) rule {
-	var r rule
-	p := line
-	if strings.HasPrefix(p, "!") {
-		r.negative = true
-		p = p[1:]
-	}
-	if strings.HasSuffix(p, "/") {
-		r.mustBeDir = true
-		p = p[:len(p)-1]
-	}
-	// git measures the literal prefix on the text before the trailing '/'
-	// is dropped and then caps it, which comes to the same thing.
-	prefix := simpleLength(p)
-	if !strings.Contains(p, "/") {
-		switch {
-		case prefix == len(p):
-			r.kind, r.lit = basenameLiteral, p
-		case p[0] == '*' && simpleLength(p[1:]) == len(p)-1:
-			r.kind, r.lit = basenameSuffix, p[1:]
-		default:
-			// git matches the whole pattern here (no prefix split);
-			// lit is only a quick-reject prefix.
-			r.kind, r.glob, r.lit, r.tail = basenameGlob, p, p[:prefix], literalTail(p)
-		}
-		return r
-	}
-	// match_pathname: one leading '/' only anchors (every pattern with a
-	// slash is anchored anyway), then the literal prefix is compared
-	// directly and only the rest goes to wildmatch. That split matters:
-	// "**" at the start of the rest counts as leading, so "foo**/bar"
-	// matches "foox/y/bar" in git, and we must agree.
-	if p[0] == '/' {
-		p = p[1:]
-		prefix--
-	}
-	r.kind, r.lit, r.glob = pathGlob, p[:prefix], p[prefix:]
-	r.tail = literalTail(r.glob)
-	r.slashes = -1
-	if !strings.Contains(p, "**") && !strings.Contains(p, "[") {
-		r.slashes = strings.Count(p, "/")
-	}
-	return r
-}
-
-// literalTail returns the literal text every match of the wildmatch pattern
-// pat must end with: what follows its last '*', '?' and '/'. A '/' ends the
-// tail because "**/" may match nothing. Patterns with brackets or escapes
-// get "" (no constraint) rather than a parser of their own.
-func literalTail(pat string) string {
-	if strings.ContainsAny(pat, `[\`) {
-		return ""
-	}
-	return pat[strings.LastIndexAny(pat, "*?/")+1:]
-}
-
-// simpleLength ports git's simple_length: the length of the leading part of
-// s that contains none of the glob-special bytes * ? [ \.
-func simpleLength(s string) int {
-	for i := 0; i < len(s); i++ {
-		if isGlobSpecial(s[i]) {
-			return i
-		}
-	}
-	return len(s)
-}
-
 // Match reports whether the file at path is excluded. path must be
-// canonical: relative to the repository root, no leading or trailing '/', no
-// empty, "." or ".." segments, NFC-normalised; it names a regular file.
+// canonical: relative to the repository root, no leading or trailing '/',
+// no empty, "." or ".." segments, NFC-normalised; it names a regular file.
 //
-// Like git, Match first checks each leading directory, shortest first, as a
-// directory (so "dir/" patterns apply to it): if any is excluded the file is
-// excluded and no later "!" pattern can bring it back. Otherwise the last
-// pattern matching the file itself decides, ignoring directory-only ones.
-// Match does not allocate.
+// Like git, Match first checks each leading directory, shortest first, as
+// a directory (so "dir/" patterns apply to it): if any is excluded the file
+// is excluded and no later "!" pattern can bring it back. Otherwise the
+// last pattern matching the file itself decides, ignoring directory-only
+// ones. Match does not allocate.
 func (m *Matcher) Match(path string) bool {
 	return m.match(path, nil)
 }
 
-// excluded ports last_matching_pattern_from_list for one path: the last
-// rule (in pattern order) that matches decides, and a negative rule means
-// "not excluded". name is the whole path, base its last component, slashes
-// the number of '/' in name. Only rules the index allows are visited, except
-// for the empty base of a non-canonical path, where every rule is tried.
-func (m *Matcher) excluded(name, base string, slashes int, isDir bool) bool {
-	if base != "" {
-		r := m.firstMatch(m.candidates(base[len(base)-1], isDir), name, base, slashes)
-		return r != nil && !r.negative
+// match is Match, with directory verdicts looked up in and added to dirs
+// when dirs is not nil.
+func (m *Matcher) match(path string, dirs map[string]bool) bool {
+	if m == nil || len(m.rules) == 0 {
+		return false
 	}
-	for i := len(m.rules) - 1; i >= 0; i-- {
-		r := &m.rules[i]
-		if r.mustBeDir && !isDir {
-			continue
+	j := strings.LastIndexByte(path, '/')
+	if dirs != nil {
+		if j >= 0 && m.dirExcluded(path[:j], dirs) {
+			return true
 		}
-		if r.matches(name, base, slashes) {
-			return !r.negative
+		return m.excluded(path, path[j+1:], false)
+	}
+	base := 0
+	for i := 0; i < len(path); i++ {
+		if path[i] == '/' {
+			if m.excluded(path[:i], path[base:i], true) {
+				return true
+			}
+			base = i + 1
+		}
+	}
+	return m.excluded(path, path[base:], false)
+}
+
+// dirExcluded reports whether dir or one of its parents is excluded,
+// remembering the answer in dirs: a path whose directory was seen before
+// costs one lookup, however deep it is.
+func (m *Matcher) dirExcluded(dir string, dirs map[string]bool) bool {
+	if ex, ok := dirs[dir]; ok {
+		return ex
+	}
+	j := strings.LastIndexByte(dir, '/')
+	ex := j >= 0 && m.dirExcluded(dir[:j], dirs) || m.excluded(dir, dir[j+1:], true)
+	if len(dirs) >= maxCachedDirs {
+		clear(dirs)
+	}
+	dirs[dir] = ex
+	return ex
+}
+
+// excluded applies the rules, last first, to one candidate: a directory
+// (isDir) or the file itself, base being its last component.
+func (m *Matcher) excluded(path, base string, isDir bool) bool {
+	if path == "" {
+		return false // only a non-canonical path has an empty candidate
+	}
+	d := 0
+	if isDir {
+		d = 1
+	}
+	set := m.index[(d*256+int(path[len(path)-1]))*m.words:][:m.words]
+	for w := len(set) - 1; w >= 0; w-- {
+		for x := set[w]; x != 0; {
+			b := 63 - bits.LeadingZeros64(x)
+			x &^= 1 << b
+			if r := &m.rules[w<<6|b]; r.matches(path, base) {
+				return !r.negate
+			}
 		}
 	}
 	return false
 }
 
-// matches reports whether the rule matches a path whose last component is
-// base and which contains the given number of slashes, following git's
-// match_basename and match_pathname.
-func (r *rule) matches(name, base string, slashes int) bool {
-	switch r.kind {
-	case basenameLiteral:
-		return base == r.lit
-	case basenameSuffix:
-		return strings.HasSuffix(base, r.lit)
-	case basenameGlob:
-		// git calls wildmatch without WM_PATHNAME here; a basename has
-		// no '/', so the flag would not change anything anyway.
-		return strings.HasPrefix(base, r.lit) && strings.HasSuffix(base, r.tail) &&
-			wildmatch(r.glob, base, false)
+// cleanLine is the line as git uses it: one trailing CR dropped, then the
+// trailing spaces that no backslash quotes.
+func cleanLine(s string) string {
+	s = strings.TrimSuffix(s, "\r")
+	end := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ':
+		case '\\':
+			i++ // the next byte is quoted, even a space
+			end = min(i+1, len(s))
+		default:
+			end = i + 1
+		}
 	}
-	if name == "" || (r.slashes >= 0 && r.slashes != slashes) {
-		return false
-	}
-	if !strings.HasPrefix(name, r.lit) {
-		return false
-	}
-	rest := name[len(r.lit):]
-	if r.glob == "" {
-		return rest == ""
-	}
-	return strings.HasSuffix(rest, r.tail) && wildmatch(r.glob, rest, true)
+	return s[:end]
 }

@@ -8,11 +8,12 @@ import (
 )
 
 // TestRandomAgainstGit compares Match with git on pseudo-random pattern lists
-// built from the constructs most likely to expose porting slips (classes,
+// built from the constructs most likely to expose matching slips (classes,
 // escapes, "**" next to and away from slashes, negation, trailing spaces) and
 // on paths whose names collide with those constructs. The seed is fixed so
-// failures reproduce; during development the same generator ran ~80k cases
-// with no disagreement.
+// failures reproduce. The generator dates from the earlier, ported matcher
+// (~80k cases agreed then); the re-implementation was also run on 20,000
+// cases of it with another seed, by hand, with no disagreement.
 func TestRandomAgainstGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not on PATH")

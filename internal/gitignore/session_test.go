@@ -35,3 +35,18 @@ func TestSessionAgreesWithMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestNonCanonicalPaths: Match is only defined for canonical paths, but
+// other paths must not make it panic, with or without a Session.
+func TestNonCanonicalPaths(t *testing.T) {
+	m, err := Compile([]string{"*", "!b/", "**"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.Session()
+	for _, p := range []string{"", "/", "/a", "a/", "a//b", "//", "./a"} {
+		if m.Match(p) != s.Match(p) {
+			t.Errorf("%q: Matcher and Session disagree", p)
+		}
+	}
+}

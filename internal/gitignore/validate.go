@@ -75,84 +75,32 @@ func (e *PatternError) Error() string {
 // or a class like [[:nope:]]) are well-formed: the spec does not forbid them
 // and the Matcher treats them exactly as git does.
 func Validate(pattern string) error {
+	bad := func(c Code, off int) error { return &PatternError{Pattern: pattern, Code: c, Offset: off} }
 	if i := strings.IndexByte(pattern, 0); i >= 0 {
-		return &PatternError{Pattern: pattern, Code: CodeNUL, Offset: i}
-	}
-	if strings.HasPrefix(pattern, "#") {
-		return &PatternError{Pattern: pattern, Code: CodeComment}
+		return bad(CodeNUL, i)
 	}
 	line := cleanLine(pattern)
-	if line == "" {
-		return &PatternError{Pattern: pattern, Code: CodeEmpty}
+	switch {
+	case line == "":
+		return bad(CodeEmpty, 0)
+	case line[0] == '#':
+		return bad(CodeComment, 0)
 	}
-	if n := len(line) - len(strings.TrimRight(line, `\`)); n%2 == 1 {
-		return &PatternError{Pattern: pattern, Code: CodeTrailingBackslash, Offset: len(line) - 1}
+	n := len(line) - len(strings.TrimRight(line, `\`))
+	if n%2 == 1 {
+		return bad(CodeTrailingBackslash, len(line)-1)
 	}
-	body, skip := line, 0
-	if body[0] == '!' {
-		body, skip = body[1:], 1
-	}
-	body = strings.TrimSuffix(body, "/")
-	if i := unterminatedClass(body); i >= 0 {
-		return &PatternError{Pattern: pattern, Code: CodeUnterminatedClass, Offset: skip + i}
-	}
-	return nil
-}
-
-// cleanLine does what git's add_patterns_from_buffer does to a .gitignore
-// line before parsing it: drop one CR that precedes the newline (CRLF files),
-// then the trailing spaces that are not escaped. Only ' ' is trimmed, never
-// tabs, and "foo\r " keeps its CR because the CR is not last.
-func cleanLine(s string) string {
-	s = strings.TrimSuffix(s, "\r")
-	return trimTrailingSpaces(s)
-}
-
-// trimTrailingSpaces ports git's trim_trailing_spaces: it cuts the run of
-// spaces at the end unless the first of them is escaped ("foo\ " keeps one
-// space, "foo\\ " loses it because the backslash is itself escaped).
-func trimTrailingSpaces(s string) string {
-	lastSpace := -1
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case ' ':
-			if lastSpace < 0 {
-				lastSpace = i
-			}
-		case '\\':
-			i++
-			if i == len(s) {
-				return s
-			}
-			lastSpace = -1
-		default:
-			lastSpace = -1
-		}
-	}
-	if lastSpace >= 0 {
-		return s[:lastSpace]
-	}
-	return s
-}
-
-// unterminatedClass returns the offset of the first '[' in a wildmatch
-// pattern whose bracket expression never closes, or -1. It walks the pattern
-// the way wildmatch does: a backslash escapes the next byte, and a class is
-// parsed by matchClass itself, so "closes" means exactly what it means to
-// git (a ']' right after '[', "[!" or "[^" is a member, and [:name:] is one
-// unit).
-func unterminatedClass(pat string) int {
-	for i := 0; i < len(pat); i++ {
-		switch pat[i] {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
 		case '\\':
 			i++
 		case '[':
-			end, _, ok := matchClass(pat, i, 0, true)
-			if !ok {
-				return i
+			_, end, res := parseClass(line, i)
+			if res == classUnterminated {
+				return bad(CodeUnterminatedClass, i)
 			}
-			i = end
+			i = end - 1
 		}
 	}
-	return -1
+	return nil
 }

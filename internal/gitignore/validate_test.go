@@ -8,7 +8,7 @@ import (
 )
 
 // TestValidate checks the SPEC A5 well-formedness rule, including the class
-// corner cases where "closed" depends on wildmatch's parsing.
+// corner cases where "closed" depends on the bracket grammar (class.go).
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		name    string

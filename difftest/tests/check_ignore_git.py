@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Cross-check wildmatch.PatternList against `git check-ignore --no-index`.
-Usage: python3 check_wildmatch_git.py [N] [SEED]"""
+"""Cross-check ignore.PatternList against `git check-ignore --no-index`.
+Usage: python3 check_ignore_git.py [N] [SEED]"""
 import os, random, subprocess, sys, tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
-from wildmatch import PatternList, malformed_reason
+from ignore import PatternList, malformed_reason
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 300
 rng = random.Random(int(sys.argv[2]) if len(sys.argv) > 2 else 1)
