@@ -10,8 +10,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plangate-gc/plangate-gc/internal/contracts"
-	"github.com/plangate-gc/plangate-gc/render"
 	_ "github.com/plangate-gc/plangate-gc/internal/golden"
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // frontmatter returns the YAML between the leading "---" lines of SKILL.md,
