@@ -9,8 +9,8 @@ package render
 var reviewMessages = map[string][2]string{
 	keyTitlePrefix + "no-review":                    {"NO_REVIEW: inventory / retention config が不足", "NO_REVIEW: inventory / retention config missing"},
 	keyTitlePrefix + "question-invalid-retention":   {"retention 設定の不整合 (%s=%s)", "inconsistent retention setting (%s=%s)"},
-	keyTitlePrefix + "question-unreliable-mtime":    {"scope %s の mtimeEpoch が信頼できない", "scope %s: mtimeEpoch unreliable"},
-	keyTitlePrefix + "question-guards-not-supplied": {"scope %s の single-source を守る hardGuards がない", "scope %s: no hardGuards for its single-source"},
+	keyTitlePrefix + "question-unreliable-mtime":    {"mtimeEpoch が信頼できない", "mtimeEpoch unreliable"},
+	keyTitlePrefix + "question-guards-not-supplied": {"single-source を守る hardGuards がない", "no hardGuards for the single-source"},
 	keyTitlePrefix + "remove-many":                  {"%s — %s 件 (scope %s)", "%s — %s files (scope %s)"},
 
 	"why-remove-age":   {"retention の保持期間を超えたファイルです。", "The file is older than the retention period."},

@@ -31,6 +31,7 @@ type finding struct {
 	idExtra  string // distinguishes findings of one kind on one file
 	severity string
 	title    string
+	subject  string // "scope <s>" for a finding about a scope, not a file; starts title and message
 	evidence []string // the JSON evidence
 	line     string   // the review line's evidence: names no file
 	many     bool     // an aggregate of more than AggregateAbove REMOVEs
@@ -64,7 +65,17 @@ func (f *finding) message(lang Lang) string {
 	if f.many {
 		why, fix = "why-many", "fix-many"
 	}
-	return msg(lang, why) + " " + msg(lang, fix)
+	return f.prefix() + msg(lang, why) + " " + msg(lang, fix)
+}
+
+// prefix starts the title and message of a finding about a whole scope,
+// so that two scopes' findings on one logical file differ in what River
+// Review fingerprints.
+func (f *finding) prefix() string {
+	if f.subject == "" {
+		return ""
+	}
+	return f.subject + ": "
 }
 
 func (f *finding) issue(lang Lang) Issue {
@@ -72,7 +83,7 @@ func (f *finding) issue(lang Lang) Issue {
 	if f.idExtra != "" {
 		id += "|" + f.idExtra
 	}
-	return Issue{ID: IssueID(f.rule(), id), RuleID: f.rule(), Title: f.title, Message: f.message(lang),
+	return Issue{ID: IssueID(f.rule(), id), RuleID: f.rule(), Title: f.prefix() + f.title, Message: f.message(lang),
 		Severity: f.severity, Phase: Phase, File: f.file, Confidence: "high", Status: "open",
 		Evidence: f.evidence, Reviewer: Skill}
 }
@@ -112,6 +123,7 @@ func warningFinding(w skill.Warning, scope skill.Scope, lang Lang) finding {
 		f.line = msg(lang, "ev-count", itoa(w.N))
 	case skill.WarnAggressive:
 		f.file = "(warning)" // no one file: the text protocol's logical name
+		f.subject = "scope " + string(scope)
 		f.line = msg(lang, "ev-aggressive", itoa(w.Remove), itoa(w.Total))
 	}
 	return f
@@ -119,18 +131,19 @@ func warningFinding(w skill.Warning, scope skill.Scope, lang Lang) finding {
 
 func questionFinding(q skill.Question, scope skill.Scope, lang Lang) finding {
 	f := finding{kind: "question-" + string(q.Kind), file: "(question)", severity: sevCritical,
-		evidence: []string{QuestionMessage(q, scope, lang)}}
+		subject: "scope " + string(scope), evidence: []string{QuestionMessage(q, scope, lang)}}
 	switch q.Kind {
 	case skill.QuestionInvalidRetention:
 		f.idExtra = q.Key
+		f.subject += ", " + q.Key
 		f.title = msg(lang, keyTitlePrefix+f.kind, q.Key, q.Literal)
 		f.line = msg(lang, "ev-invalid-key", q.Key)
 	case skill.QuestionUnreliableMtime:
-		f.title = msg(lang, keyTitlePrefix+f.kind, string(scope))
+		f.title = msg(lang, keyTitlePrefix+f.kind)
 		f.line = msg(lang, "ev-unreliable-mtime", itoa(q.N), itoa(q.Total))
 	default: // guards not supplied: advisory, the judgement stands
 		f.file, f.severity = q.Path, sevMajor
-		f.title = msg(lang, keyTitlePrefix+f.kind, string(scope))
+		f.title = msg(lang, keyTitlePrefix+f.kind)
 		f.line = msg(lang, "ev-guards", string(scope))
 	}
 	return f

@@ -38,6 +38,7 @@ func appendReviewLine(b []byte, f *finding, lang Lang) []byte {
 	}
 	b = append(b, f.file...)
 	b = append(b, ":1: Finding: "...)
+	b = append(b, f.prefix()...)
 	b = append(b, f.title...)
 	b = append(b, " Impact: "...)
 	b = append(b, msg(lang, why)...)

@@ -96,7 +96,8 @@ console.log(JSON.stringify(input.map((p) => {
   const isRemove = (f) => (p.review ? f.message.startsWith('Finding: REMOVE') : f.ruleId.includes('/remove-'));
   const unchanged = a.filter((f) => isRemove(f) && b.some((g) => g.file === f.file && kind(g) === kind(f)));
   return { before: unchanged.map(computeFingerprint), after: b.map(computeFingerprint),
-    files: unchanged.map((f) => f.file), new: d.new.length, resolved: d.resolved.length };
+    files: unchanged.map((f) => f.file), new: d.new.length, resolved: d.resolved.length,
+    distinct: new Set(a.map(computeFingerprint)).size, total: a.length };
 })));
 `
 
@@ -151,10 +152,14 @@ func TestUpstreamKeepsFingerprintsAcrossDays(t *testing.T) {
 	var res []struct {
 		Before, After, Files []string
 		New, Resolved        int
+		Distinct, Total      int
 	}
 	node(t, dir, fingerprintScript, in, &res)
 	persisted := 0
 	for i, r := range res {
+		if r.Distinct != r.Total {
+			t.Errorf("%s: %d findings share %d fingerprints; upstream would merge them", names[i], r.Total, r.Distinct)
+		}
 		after := map[string]bool{}
 		for _, fp := range r.After {
 			after[fp] = true
