@@ -31,7 +31,7 @@ type finding struct {
 	idExtra  string // distinguishes findings of one kind on one file
 	severity string
 	title    string
-	subject  string // "scope <s>" for a finding about a scope, not a file; starts title and message
+	subject  string   // "scope <s>" for a finding about a scope, not a file; starts title and message
 	evidence []string // the JSON evidence
 	line     string   // the review line's evidence: names no file
 	many     bool     // an aggregate of more than AggregateAbove REMOVEs
