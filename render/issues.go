@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+	"strings"
 
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -35,6 +36,7 @@ type finding struct {
 	evidence []string // the JSON evidence
 	line     string   // the review line's evidence: names no file
 	many     bool     // an aggregate of more than AggregateAbove REMOVEs
+	words    string   // the why-/fix- catalog kind when not kind itself
 }
 
 // IssueID is the stable id of a finding: a short hash of the skill, the
@@ -60,12 +62,21 @@ func Issues(d *Document, lang Lang) []Issue {
 
 func (f *finding) rule() string { return RulePrefix + f.kind }
 
-func (f *finding) message(lang Lang) string {
-	why, fix := "why-"+f.kind, "fix-"+f.kind
-	if f.many {
-		why, fix = "why-many", "fix-many"
+// whyFix words why f matters and what to do about it.
+func (f *finding) whyFix(lang Lang) (why, fix string) {
+	words := f.kind
+	switch {
+	case f.many:
+		words = "many"
+	case f.words != "":
+		words = f.words
 	}
-	return f.prefix() + msg(lang, why) + " " + msg(lang, fix)
+	return msg(lang, "why-"+words), msg(lang, "fix-"+words)
+}
+
+func (f *finding) message(lang Lang) string {
+	why, fix := f.whyFix(lang)
+	return f.prefix() + why + " " + fix
 }
 
 // prefix starts the title and message of a finding about a whole scope,
@@ -110,7 +121,15 @@ func findings(d *Document, lang Lang) []finding {
 	for _, q := range r.Questions {
 		out = append(out, questionFinding(q, r.Scope, lang))
 	}
-	return appendRemovals(out, r, lang)
+	out = appendRemovals(out, r, lang)
+	if d.Deleted {
+		for i := range out {
+			if reason, ok := strings.CutPrefix(out[i].kind, "remove-"); ok && !out[i].many {
+				out[i].words = "deleted-" + reason
+			}
+		}
+	}
+	return out
 }
 
 func warningFinding(w skill.Warning, scope skill.Scope, lang Lang) finding {

@@ -6,24 +6,26 @@ import (
 	"strings"
 )
 
-// mergedIssues is the findings of every document in input order, ids made
-// unique within the whole (a repeat gets "-2", "-3", … in order).
+// mergedIssues is the findings of every document in input order.
 func mergedIssues(docs []Document, lang Lang) []Issue {
-	var out []Issue
-	seen := map[string]int{}
+	out := []Issue{}
 	for i := range docs {
-		for _, is := range Issues(&docs[i], lang) {
-			seen[is.ID]++
-			if n := seen[is.ID]; n > 1 {
-				is.ID += "-" + strconv.Itoa(n)
-			}
-			out = append(out, is)
-		}
-	}
-	if out == nil {
-		out = []Issue{}
+		out = append(out, Issues(&docs[i], lang)...)
 	}
 	return out
+}
+
+// uniqueIDs makes the ids of issues unique: a repeat gets "-2", "-3", …
+// in order.
+func uniqueIDs(issues []Issue) []Issue {
+	seen := map[string]int{}
+	for i := range issues {
+		seen[issues[i].ID]++
+		if n := seen[issues[i].ID]; n > 1 {
+			issues[i].ID += "-" + strconv.Itoa(n)
+		}
+	}
+	return issues
 }
 
 func mergedNotes(docs []Document, lang Lang) string {
@@ -40,10 +42,7 @@ func mergedNotes(docs []Document, lang Lang) string {
 // document for all docs: every document's findings, notes joined in order,
 // and the decision River Review's scoring gives the whole.
 func MergedFindings(w io.Writer, docs []Document, lang Lang) error {
-	issues := mergedIssues(docs, lang)
-	s := summary{Notes: mergedNotes(docs, lang)}
-	s.count(issues)
-	return encodeLine(w, findingsDoc{Issues: issues, Summary: s, Decision: ScoreDecision(issues)})
+	return MergedFindingsWith(w, docs, nil, lang)
 }
 
 // MergedArtifact writes exactly one Review Artifact for all docs. Its
@@ -52,7 +51,13 @@ func MergedFindings(w io.Writer, docs []Document, lang Lang) error {
 // timestamp the epoch. The skill's debug entry holds the worst status
 // (no_review, then handoff, then ok) and every document's own entry.
 func MergedArtifact(w io.Writer, docs []Document, lang Lang) error {
-	a := newArtifact(mergedIssues(docs, lang))
+	return MergedArtifactWith(w, docs, nil, lang)
+}
+
+// MergedArtifactWith is MergedArtifact for a river gc run: the scopes'
+// documents, then river gc's own warnings and errors.
+func MergedArtifactWith(w io.Writer, docs []Document, extra []RunFinding, lang Lang) error {
+	a := newArtifact(withExtra(mergedIssues(docs, lang), extra, lang))
 	sd := skillDebug{Status: "ok", Notes: mergedNotes(docs, lang), Questions: []debugQuestion{},
 		Documents: make([]skillDebug, len(docs))}
 	var latest *int64

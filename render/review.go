@@ -32,18 +32,15 @@ func internalSeverity(s string) string {
 // so that the first 60 characters River Review fingerprints hold only what
 // stays while the verdict holds. Line 1 stands for the whole file.
 func appendReviewLine(b []byte, f *finding, lang Lang) []byte {
-	why, fix := "why-"+f.kind, "fix-"+f.kind
-	if f.many {
-		why, fix = "why-many", "fix-many"
-	}
+	why, fix := f.whyFix(lang)
 	b = append(b, f.file...)
 	b = append(b, ":1: Finding: "...)
 	b = append(b, f.prefix()...)
 	b = append(b, f.title...)
 	b = append(b, " Impact: "...)
-	b = append(b, msg(lang, why)...)
+	b = append(b, why...)
 	b = append(b, " Fix: "...)
-	b = append(b, msg(lang, fix)...)
+	b = append(b, fix...)
 	b = append(b, " Severity: "...)
 	b = append(b, internalSeverity(f.severity)...)
 	b = append(b, " Confidence: high Evidence: "...)

@@ -14,9 +14,10 @@ import (
 	"github.com/plangate-gc/plangate-gc/render"
 )
 
-// riverGCInventory builds river-gc, runs it with --emit-inventory on a small
-// tree of all four scopes, and returns the inventory documents.
-func riverGCInventory(t *testing.T) []byte {
+// riverGC builds river-gc, runs it on a small tree of all four scopes,
+// and returns its --emit-inventory documents and its own one-document
+// findings and artifact (--json --json-format findings|artifact).
+func riverGC(t *testing.T) (inventory, findings, artifact []byte) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not available to build river-gc")
@@ -48,15 +49,18 @@ func riverGCInventory(t *testing.T) []byte {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command(bin, "--emit-inventory", "--now", "2025-11-29T00:00:00Z", "--root", root)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("river-gc --emit-inventory: %v", err)
+	gc := func(args ...string) []byte {
+		out, err := exec.Command(bin, append([]string{"--now", "2025-11-29T00:00:00Z", "--root", root, "--lang", "en"}, args...)...).Output()
+		if err != nil {
+			t.Fatalf("river-gc %v: %v", args, err)
+		}
+		return out
 	}
-	if n := strings.Count(string(out), "\n"); n != 4 {
+	inventory = gc("--emit-inventory")
+	if n := strings.Count(string(inventory), "\n"); n != 4 {
 		t.Fatalf("river-gc emitted %d documents, want one per scope (4)", n)
 	}
-	return out
+	return inventory, gc("--json", "--json-format", "findings"), gc("--json", "--json-format", "artifact")
 }
 
 // readersScript runs, on every merged file, the functions behind
@@ -67,12 +71,15 @@ const readersScript = readStdin + `
 import { evaluateGate } from './scripts/evaluate-review-gate.mjs';
 import { runReviewExecReplay } from './src/lib/review-plan.mjs';
 import { diffReviews } from './src/lib/review-differ.mjs';
+import { scoreReview } from './src/lib/scoring/engine.mjs';
 const out = [];
 for (const f of input) {
   const r = { name: f.name };
   try {
     const g = await evaluateGate({ input: f.findings, failOnCritical: 1, failOnMajor: 1 });
     r.gatePass = g.pass;
+    const doc = JSON.parse(fs.readFileSync(f.findings, 'utf8'));
+    r.scored = scoreReview(doc.issues).verdict === doc.decision;
     const a = await runReviewExecReplay({ planFile: f.artifact });
     r.replay = a.status;
     for (const file of [f.findings, f.artifact]) {
@@ -131,11 +138,29 @@ func TestUpstreamReadsEveryMergedFile(t *testing.T) {
 			files = append(files, writeMerged(t, tmp, fx.name+"-"+string(lang), fx.input, lang))
 		}
 	}
-	gcRun := writeMerged(t, tmp, "river-gc-run", riverGCInventory(t), render.English)
+	inventory, findings, artifact := riverGC(t)
+	gcRun := writeMerged(t, tmp, "river-gc-run", inventory, render.English)
 	files = append(files, gcRun)
+	// river-gc's own one-document output for the same run.
+	own := merged{Name: "river-gc-json-format", Findings: filepath.Join(tmp, "own.findings.json"), Artifact: filepath.Join(tmp, "own.artifact.json")}
+	var d struct{ Issues []render.Issue }
+	if err := json.Unmarshal(findings, &d); err != nil {
+		t.Fatalf("river-gc --json-format findings: %v", err)
+	}
+	own.issues = d.Issues
+	for p, b := range map[string][]byte{own.Findings: findings, own.Artifact: artifact} {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(own.issues) != len(gcRun.issues) {
+		t.Errorf("river-gc --json-format findings has %d findings, the pipe %d", len(own.issues), len(gcRun.issues))
+	}
+	files = append(files, own)
 	var res []struct {
 		Name     string
 		GatePass bool
+		Scored   bool
 		Replay   string
 		Baseline []int
 		Error    string
@@ -154,6 +179,8 @@ func TestUpstreamReadsEveryMergedFile(t *testing.T) {
 			t.Errorf("%s: upstream cannot read it: %s", r.Name, r.Error)
 		case r.GatePass != (blocking == 0):
 			t.Errorf("%s: gate pass=%v with %d critical/major findings", r.Name, r.GatePass, blocking)
+		case !r.Scored:
+			t.Errorf("%s: decision is not upstream's scoreReview verdict", r.Name)
 		case r.Replay != "ok":
 			t.Errorf("%s: review exec --plan status %q", r.Name, r.Replay)
 		case len(m.issues) > 0 && (r.Baseline[0] == 0 || r.Baseline[1] == 0):
