@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/contracts"
 	"github.com/plangate-gc/plangate-gc/internal/upstream"
 	"github.com/plangate-gc/plangate-gc/render"
 )
@@ -166,8 +167,22 @@ func TestUpstreamReadsEveryMergedFile(t *testing.T) {
 		Error    string
 	}
 	node(t, dir, readersScript, files, &res)
+	outSchema, artSchema := contracts.Schema(t, "output.schema.json"), contracts.Schema(t, "review-artifact.schema.json")
 	for i, r := range res {
 		m := files[i]
+		for p, schema := range map[string]interface{ Validate(any) error }{m.Findings: outSchema, m.Artifact: artSchema} {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if err := schema.Validate(v); err != nil {
+				t.Errorf("%s: invalid against River Review's schema: %v", filepath.Base(p), err)
+			}
+		}
 		blocking := 0
 		for _, is := range m.issues {
 			if is.Severity == "critical" || is.Severity == "major" {
