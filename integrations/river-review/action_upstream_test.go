@@ -2,6 +2,7 @@ package riverreview
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,8 +55,16 @@ func TestUpstreamActionCommentSaysWhatIsThere(t *testing.T) {
 	}
 	var files []file
 	write := func(name string, input []byte, lang render.Lang, big bool) {
-		m := writeMerged(t, tmp, name, input, lang)
-		files = append(files, file{name, m.Findings, len(m.issues), big})
+		out := judge(t, input, render.FormatFindings, lang, true)
+		var d struct{ Issues []render.Issue }
+		if err := json.Unmarshal(out, &d); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(tmp, name+".json")
+		if err := os.WriteFile(p, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, file{name, p, len(d.Issues), big})
 	}
 	for _, fx := range fixtures(t) {
 		write(fx.name, fx.input, render.Japanese, false)
