@@ -58,6 +58,16 @@ func AppendInput(b []byte, in skill.Input) []byte {
 		}
 		b = append(b, ']')
 	}
+	if len(in.DerivedGuards) > 0 { // optional (decision 62): absent when empty
+		b = append(b, `,"derivedGuards":[`...)
+		for i, v := range in.DerivedGuards {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, v)
+		}
+		b = append(b, ']')
+	}
 	return append(b, "}\n"...)
 }
 

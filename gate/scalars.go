@@ -256,7 +256,7 @@ func (p *parser) hex4() (rune, error) {
 func internString(k string) string {
 	switch k {
 	case "path", "sizeBytes", "mtimeEpoch", "type", "inventory", "scope", "paths", "retention", "days",
-		"maxEntries", "maxSizeMb", "now", "hardGuards", "excludes":
+		"maxEntries", "maxSizeMb", "now", "hardGuards", "derivedGuards", "excludes":
 		for _, name := range schemaNames {
 			if name == k {
 				return name
@@ -268,7 +268,7 @@ func internString(k string) string {
 
 // schemaNames are the input schema's property names.
 var schemaNames = [...]string{"path", "sizeBytes", "mtimeEpoch", "type", "inventory", "scope", "paths", "retention",
-	"days", "maxEntries", "maxSizeMb", "now", "hardGuards", "excludes"}
+	"days", "maxEntries", "maxSizeMb", "now", "hardGuards", "derivedGuards", "excludes"}
 
 // intern returns the schema's key names without allocating: they repeat
 // once per inventory entry.

@@ -58,7 +58,7 @@ func shapeAt(path []seg) shape {
 			return shapeObject
 		case "now":
 			return shapeScalar
-		case "hardGuards", "excludes":
+		case "hardGuards", "derivedGuards", "excludes":
 			return shapeArray
 		}
 	case 2:
@@ -75,7 +75,7 @@ func shapeAt(path []seg) shape {
 			case "days", "maxEntries", "maxSizeMb":
 				return shapeScalar
 			}
-		case "hardGuards", "excludes":
+		case "hardGuards", "derivedGuards", "excludes":
 			if path[1].index >= 0 {
 				return shapeScalar
 			}

@@ -277,6 +277,8 @@ func buildInput(doc map[string]any, entries []skill.Entry) skill.Input {
 		Now:        now,
 		HardGuards: stringList(doc["hardGuards"]),
 		Excludes:   stringList(doc["excludes"]),
+		// Optional (decision 62): guards the caller derived itself.
+		DerivedGuards: stringList(doc["derivedGuards"]),
 	}
 	return in
 }

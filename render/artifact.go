@@ -7,7 +7,10 @@ import (
 
 // ArtifactSkillID is the registry id of this skill in River Review
 // (integrations/river-review/SKILL.md), named in an artifact's plan.
-const ArtifactSkillID = "rr-upstream-plangate-gc-deterministic-001"
+// It is our own: upstream's registry already has
+// rr-upstream-plangate-gc-deterministic-001 (the prompt skill), and two
+// skills with one id shadow each other.
+const ArtifactSkillID = "rr-upstream-plangate-gc-binary-001"
 
 // The range RFC 3339 can write: years 0000 to 9999.
 var (
@@ -46,6 +49,8 @@ type skillDebug struct {
 	Now       *int64          `json:"now,omitempty"`
 	Notes     string          `json:"notes"`
 	Questions []debugQuestion `json:"questions"`
+	// Documents is set on a merged artifact: each input document's own.
+	Documents []skillDebug `json:"documents,omitempty"`
 }
 
 type artifactDebug struct {
@@ -69,26 +74,40 @@ type artifact struct {
 // epoch (1970-01-01T00:00:00Z) as a fixed stand-in. A handoff is a
 // completed run (status "ok") whose decision requires a human.
 func Artifact(w io.Writer, d Document, lang Lang) error {
-	a := artifact{
-		Version:  "1",
-		Phase:    Phase,
-		Status:   "ok",
-		Plan:     plan{SelectedSkills: []skillRef{{ID: ArtifactSkillID, Name: Skill, Phase: Phase}}},
-		Decision: Decision(&d),
-		Findings: Issues(&d, lang),
-		Debug: artifactDebug{Skill: skillDebug{Status: verdictStatus(&d), Notes: Notes(&d, lang),
-			Questions: []debugQuestion{}}},
-	}
+	issues := Issues(&d, lang)
+	a := newArtifact(issues)
+	a.Debug.Skill = docDebug(&d, lang)
 	if d.Gate != nil {
 		a.Status, a.Timestamp = "error", Timestamp(0)
 		return encodeLine(w, a)
 	}
+	a.Timestamp = Timestamp(d.Input.Now)
+	return encodeLine(w, a)
+}
+
+func newArtifact(issues []Issue) artifact {
+	return artifact{
+		Version:  "1",
+		Phase:    Phase,
+		Status:   "ok",
+		Plan:     plan{SelectedSkills: []skillRef{{ID: ArtifactSkillID, Name: Skill, Phase: Phase}}},
+		Decision: ScoreDecision(issues),
+		Findings: issues,
+	}
+}
+
+// docDebug is the skill's own account of d: status, scope, now, notes and
+// questions.
+func docDebug(d *Document, lang Lang) skillDebug {
+	sd := skillDebug{Status: verdictStatus(d), Notes: Notes(d, lang), Questions: []debugQuestion{}}
+	if d.Gate != nil {
+		return sd
+	}
 	now := d.Input.Now
-	a.Timestamp = Timestamp(now)
-	a.Debug.Skill.Scope, a.Debug.Skill.Now = string(d.Result.Scope), &now
+	sd.Scope, sd.Now = string(d.Result.Scope), &now
 	for _, q := range d.Result.Questions {
-		a.Debug.Skill.Questions = append(a.Debug.Skill.Questions,
+		sd.Questions = append(sd.Questions,
 			debugQuestion{Kind: string(q.Kind), Message: QuestionMessage(q, d.Result.Scope, lang)})
 	}
-	return encodeLine(w, a)
+	return sd
 }

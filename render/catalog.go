@@ -252,10 +252,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 
 var printers = func() map[Lang]*message.Printer {
 	b := catalog.NewBuilder(catalog.Fallback(language.Japanese))
-	for key, texts := range recordMessages {
-		messages[key] = texts
-	}
-	for key, texts := range messages {
+	for key, texts := range all() {
 		for i, tag := range []language.Tag{language.Japanese, language.English} {
 			if err := b.SetString(tag, key, texts[i]); err != nil {
 				panic(fmt.Sprintf("render: catalog %s: %v", key, err))
@@ -267,6 +264,17 @@ var printers = func() map[Lang]*message.Printer {
 		English:  message.NewPrinter(language.English, message.Catalog(b)),
 	}
 }()
+
+// all is the whole catalog: the review-line words and every other one.
+func all() map[string][2]string {
+	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages))
+	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages} {
+		for k, v := range part {
+			m[k] = v
+		}
+	}
+	return m
+}
 
 // printer returns the printer for lang, Japanese when lang is unknown.
 func printer(lang Lang) *message.Printer {

@@ -1,11 +1,8 @@
 package render
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -32,6 +29,8 @@ func Writer(f Format) func(io.Writer, Document, Lang) error {
 		return Findings
 	case FormatArtifact:
 		return Artifact
+	case FormatReview:
+		return Review
 	}
 	return Text
 }
@@ -59,14 +58,6 @@ type Issue struct {
 	Reviewer   string   `json:"reviewer"`
 }
 
-// IssueID is the stable id of a finding: a short hash of the skill, the
-// rule and the path, never of order or clock, so the same file keeps the
-// same id from run to run.
-func IssueID(ruleID, path string) string {
-	sum := sha256.Sum256([]byte(Skill + "|" + ruleID + "|" + path))
-	return "pgc-" + hex.EncodeToString(sum[:8])
-}
-
 // The River Review decision vocabulary (output.schema.json, review-artifact).
 const (
 	DecisionApprove     = "auto-approve"
@@ -82,62 +73,12 @@ func verdictStatus(d *Document) string {
 	return string(d.Result.Status)
 }
 
-// Decision maps a judgement to River Review's verdict: the skill could not
-// judge (no_review) or hands off → a human must decide; warnings or
-// advisory questions → a human should look; otherwise the removals are the
-// retention policy applied as configured.
-func Decision(d *Document) string {
-	switch {
-	case d.Gate != nil, d.Result.Status == skill.StatusHandoff:
-		return DecisionRequired
-	case len(d.Result.Warnings) > 0 || len(d.Result.Questions) > 0:
-		return DecisionRecommended
-	}
-	return DecisionApprove
-}
-
-// Issues returns the findings of d: each warning a major finding, then each
-// REMOVE a minor finding on its path (no line: the path is the subject).
-func Issues(d *Document, lang Lang) []Issue {
-	if d.Gate != nil {
-		return []Issue{}
-	}
-	r := &d.Result
-	out := make([]Issue, 0, len(r.Warnings)+len(r.Removed))
-	for _, w := range r.Warnings {
-		rule := RulePrefix + string(w.Kind)
-		file := w.Path
-		switch w.Kind {
-		case skill.WarnMtimeMissing, skill.WarnMtimeInconsistent, skill.WarnDuplicate:
-			file = w.First // the example the message names
-		case skill.WarnAggressive:
-			file = "(warning)" // no one file: the text protocol's logical name
-		}
-		out = append(out, newIssue(rule, file, msg(lang, keyTitlePrefix+string(w.Kind)),
-			WarningMessage(w, r.Scope, lang), "major", nil))
-	}
-	for _, dec := range r.Removed {
-		rule := RulePrefix + "remove-" + string(dec.Reason)
-		ev := []string{"reason=" + string(dec.Reason), "sizeBytes=" + strconv.FormatUint(dec.SizeBytes, 10)}
-		switch dec.Reason {
-		case skill.ReasonAge:
-			ev = append(ev, "mtimeAge="+strconv.FormatInt(dec.MtimeAge, 10))
-		case skill.ReasonCount:
-			ev = append(ev, "rank="+strconv.Itoa(dec.Rank))
-		default:
-			ev = append(ev, "cumulativeBytes="+dec.Cumulative.String())
-		}
-		out = append(out, newIssue(rule, dec.Path, msg(lang, keyTitlePrefix+"remove-"+string(dec.Reason)),
-			RemoveMessage(dec, lang), "minor", ev))
-	}
-	return out
-}
-
-func newIssue(rule, file, title, message, severity string, evidence []string) Issue {
-	return Issue{ID: IssueID(rule, file), RuleID: rule, Title: title, Message: message,
-		Severity: severity, Phase: Phase, File: file, Confidence: "high", Status: "open",
-		Evidence: evidence, Reviewer: Skill}
-}
+// Decision is River Review's verdict on d's findings, as River Review's own
+// scoring derives it (ScoreDecision): a document the skill could not judge
+// or handed off carries a critical finding, so a human must decide;
+// warnings and advisory questions are major, so a human should look; a
+// handful of REMOVEs (minor) is auto-approved, six or more are not.
+func Decision(d *Document) string { return ScoreDecision(Issues(d, Japanese)) }
 
 // Notes is the run-level text of d: the summary line, the handoff status
 // and every question; or the NO_REVIEW line and the gate's reasons.
@@ -184,6 +125,23 @@ type summary struct {
 	Notes      string         `json:"notes"`
 }
 
+// count fills the per-severity and per-phase counts of issues.
+func (s *summary) count(issues []Issue) {
+	for _, is := range issues {
+		switch is.Severity {
+		case "critical":
+			s.BySeverity.Critical++
+		case "major":
+			s.BySeverity.Major++
+		case "minor":
+			s.BySeverity.Minor++
+		default:
+			s.BySeverity.Info++
+		}
+	}
+	s.ByPhase.Upstream += len(issues)
+}
+
 type findingsDoc struct {
 	Issues   []Issue `json:"issues"`
 	Summary  summary `json:"summary"`
@@ -195,15 +153,8 @@ type findingsDoc struct {
 func Findings(w io.Writer, d Document, lang Lang) error {
 	issues := Issues(&d, lang)
 	s := summary{Notes: Notes(&d, lang)}
-	for _, is := range issues {
-		if is.Severity == "major" {
-			s.BySeverity.Major++
-		} else {
-			s.BySeverity.Minor++
-		}
-	}
-	s.ByPhase.Upstream = len(issues)
-	return encodeLine(w, findingsDoc{Issues: issues, Summary: s, Decision: Decision(&d)})
+	s.count(issues)
+	return encodeLine(w, findingsDoc{Issues: issues, Summary: s, Decision: ScoreDecision(issues)})
 }
 
 // encodeLine writes v as one compact JSON line, leaving <, > and & as is.

@@ -39,7 +39,10 @@ func TestDecision(t *testing.T) {
 		{skill.Result{Status: skill.StatusOK, Removed: []skill.Decision{{Path: "a"}}}, DecisionApprove},
 		{skill.Result{Status: skill.StatusOK, Warnings: []skill.Warning{{Kind: skill.WarnAggressive}}}, DecisionRecommended},
 		{skill.Result{Status: skill.StatusOK, Questions: []skill.Question{{Kind: skill.QuestionGuardsNotSupplied}}}, DecisionRecommended},
-		{skill.Result{Status: skill.StatusHandoff}, DecisionRequired},
+		{skill.Result{Status: skill.StatusHandoff, Questions: []skill.Question{{Kind: skill.QuestionInvalidRetention, Key: "days"}}}, DecisionRequired},
+		{skill.Result{Status: skill.StatusOK, Removed: make([]skill.Decision, 5)}, DecisionApprove},
+		// River Review's scoring: six minor findings bring the overall score below 90.
+		{skill.Result{Status: skill.StatusOK, Removed: make([]skill.Decision, 6)}, DecisionRecommended},
 	} {
 		if got := Decision(&Document{Result: tc.res}); got != tc.want {
 			t.Errorf("%+v: %s, want %s", tc.res, got, tc.want)

@@ -17,6 +17,9 @@ type Document struct {
 	Gate   *GateVerdict // set on NO_REVIEW; then Input and Result are unused
 	Input  skill.Input
 	Result skill.Result
+	// Deleted says the REMOVEs were carried out (river gc --force), which
+	// findings word as done rather than to do.
+	Deleted bool
 }
 
 // Text writes the review lines of SPEC A10: summary, warnings, questions,

@@ -26,6 +26,7 @@ func Judge(in Input) (Result, error) {
 	j := judgement{
 		in:       in,
 		input:    normaliseGuards(in.HardGuards),
+		derived:  normaliseGuards(in.DerivedGuards),
 		excludes: excludes.Session(),
 		res:      Result{Status: StatusOK, Scope: in.Scope, Evaluated: true},
 	}
@@ -55,6 +56,7 @@ type judgement struct {
 	in       Input
 	pol      policy
 	input    guards // the caller's hardGuards, NFC, suffix-stripped
+	derived  guards // the caller's derivedGuards: they quiet the overlap warnings
 	builtin  guards // the scope's single source
 	excludes *gitignore.Session
 	res      Result
@@ -192,10 +194,14 @@ func (j *judgement) classify(files []int32) {
 		if byInput := j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
 			j.res.Counts.HardGuarded++
 			j.keep(e.SizeBytes)
-			if excluded {
+			// A guard the caller derived itself (river gc's single
+			// sources) overlapping an exclude or the age policy is
+			// expected, not a configuration to clean up.
+			quiet := j.derived.cover(nfc)
+			if excluded && !quiet {
 				j.guardExcl = append(j.guardExcl, e.Path)
 			}
-			if usable && j.pol.aged(e.Mtime) {
+			if usable && !quiet && j.pol.aged(e.Mtime) {
 				j.guardAge = append(j.guardAge, e.Path)
 			}
 			if !byInput {

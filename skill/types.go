@@ -68,6 +68,11 @@ type Input struct {
 	Now        int64
 	HardGuards []string
 	Excludes   []string
+	// DerivedGuards are guards the caller derived itself rather than took
+	// from a person's configuration (river gc's single sources): a path
+	// they cover draws no guard-exclude or guard-retention warning. They
+	// guard nothing on their own; HardGuards does.
+	DerivedGuards []string
 }
 
 // Status is the outcome of a judgement that passed the gate.

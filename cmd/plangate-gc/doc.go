@@ -5,7 +5,7 @@
 //
 // Usage:
 //
-//	plangate-gc [judge] [--json] [--lang ja|en] [-i|--input FILE]
+//	plangate-gc [judge] [--format text|review|json|findings|artifact] [--merge] [--json] [--lang ja|en] [-i|--input FILE]
 //	plangate-gc schema
 //	plangate-gc eval [DIR] [--json] [--run REGEX] [--update]
 //	plangate-gc --help | --version
@@ -16,7 +16,12 @@
 // (SPEC A2):
 //
 //	--json          one compact JSON object per document (SPEC A11) instead
-//	                of review lines (SPEC A10)
+//	                of review lines (SPEC A10); same as --format json
+//	--format F      text (default, SPEC A10), review (lines River Review's
+//	                engine keeps, SPEC C2), json, findings (River Review
+//	                output.schema.json) or artifact (Review Artifact)
+//	--merge         with findings or artifact: one document for the whole
+//	                stream (SPEC C2)
 //	--lang ja|en    language of the review lines and messages (default ja)
 //	-i, --input F   read the documents from F instead of stdin
 //

@@ -20,8 +20,9 @@ import (
 // cli is the command line. Judging stdin is the default (hidden) command;
 // its flags live on the root so that `plangate-gc --help` shows them.
 type cli struct {
-	Format  string           `placeholder:"FORMAT" help:"Output form: text (review lines, the default), json (one object per document), findings (River Review output.schema.json, one per line) or artifact (River Review Review Artifact, one per line)."`
+	Format  string           `placeholder:"FORMAT" help:"Output form: text (review lines, the default), review (lines River Review's engine keeps), json (one object per document), findings (River Review output.schema.json, one per line) or artifact (River Review Review Artifact, one per line)."`
 	JSON    bool             `help:"Same as --format json."`
+	Merge   bool             `help:"With --format findings or artifact: write exactly one document for all input documents (the file River Review's readers take)."`
 	Lang    string           `enum:"ja,en" default:"ja" help:"Language of the review lines and messages (ja, en)."`
 	Input   string           `short:"i" placeholder:"FILE" help:"Read the documents from FILE instead of stdin."`
 	Version kong.VersionFlag `help:"Print the version and exit."`
@@ -104,13 +105,13 @@ func (c *cli) format() (render.Format, error) {
 			return render.FormatJSON, nil
 		}
 		return render.FormatText, nil
-	case "text", "json", "findings", "artifact":
+	case "text", "json", "findings", "artifact", "review":
 		if c.JSON && c.Format != "json" {
 			return "", fmt.Errorf("--json is --format json, but --format %s was given too; use one of them", c.Format)
 		}
 		return render.Format(c.Format), nil
 	}
-	return "", fmt.Errorf("--format must be text, json, findings or artifact, not %q", c.Format)
+	return "", fmt.Errorf("--format must be text, review, json, findings or artifact, not %q", c.Format)
 }
 
 // Run judges every document of the input stream.
@@ -118,6 +119,9 @@ func (judgeCmd) Run(e *env) error {
 	format, err := e.cli.format()
 	if err != nil {
 		return &usageError{err: err}
+	}
+	if e.cli.Merge && format != render.FormatFindings && format != render.FormatArtifact {
+		return &usageError{err: fmt.Errorf("--merge needs --format findings or --format artifact")}
 	}
 	in := e.stdin
 	if e.cli.Input != "" {
@@ -131,7 +135,7 @@ func (judgeCmd) Run(e *env) error {
 		fmt.Fprint(e.stderr, stdinHint)
 	}
 	out := bufio.NewWriterSize(e.stdout, 1<<16)
-	err = pipeline.Run(in, out, e.stderr, pipeline.Options{Format: format, Lang: render.Lang(e.cli.Lang)})
+	err = pipeline.Run(in, out, e.stderr, pipeline.Options{Format: format, Lang: render.Lang(e.cli.Lang), Merge: e.cli.Merge})
 	// The documents completed before a read failure keep their output.
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = fmt.Errorf("writing output: %w", ferr)

@@ -69,6 +69,9 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	if c.OutputFile != "" && !c.JSON {
 		return cfg, configErrorf("--output-file needs --json")
 	}
+	if set["json-format"] && !c.JSON {
+		return cfg, configErrorf("--json-format needs --json")
+	}
 	scopes, err := resolveScopes(c.Scope)
 	if err != nil {
 		return cfg, err

@@ -42,6 +42,7 @@ type cli struct {
 	Force         bool     `help:"Actually delete."`
 	JSON          bool     `name:"json" help:"Write the machine-readable result on stdout; the summary goes to stderr."`
 	OutputFile    string   `name:"output-file" placeholder:"PATH" help:"Write the --json result to PATH atomically instead of stdout."`
+	JSONFormat    string   `name:"json-format" enum:"gc,findings,artifact" default:"gc" help:"What --json writes: gc (river gc's result), findings (one River Review output.schema.json document for the run) or artifact (one Review Artifact)."`
 	Quiet         bool     `help:"Suppress the human-readable summary (errors still go to stderr)."`
 	Debug         bool     `help:"Verbose stderr logging."`
 	Root          string   `placeholder:"DIR" help:"Repository root that all scopes are relative to (default: the nearest directory upward holding .river/ or artifacts/)."`
@@ -181,6 +182,11 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 	// somewhere.
 	if c.JSON {
 		write := func(w io.Writer) error { return report.GCJSON(w, out, cfg.Retention) }
+		if c.JSONFormat == "findings" || c.JSONFormat == "artifact" { // SPEC C2: one document for the run
+			write = func(w io.Writer) error {
+				return report.RunFindings(w, out, cfg.Retention, cfg.Now, lang, c.JSONFormat == "artifact")
+			}
+		}
 		if c.OutputFile != "" {
 			// Checked again now: the tree may have changed since the flags
 			// were validated (a directory swapped for a link into a scope).

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plangate-gc/plangate-gc/internal/contracts"
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // frontmatter returns the YAML between the leading "---" lines of SKILL.md,
@@ -52,8 +53,15 @@ func TestFrontmatterValidatesAgainstUpstream(t *testing.T) {
 	if err := schema.Validate(doc); err != nil {
 		t.Fatalf("frontmatter invalid against skill.schema.json: %#v", err)
 	}
-	if v["id"] != "rr-upstream-plangate-gc-deterministic-001" {
-		t.Errorf("id %v: must be the registry id the artifact plan names", v["id"])
+	if v["id"] != render.ArtifactSkillID {
+		t.Errorf("id %v: must be the registry id the artifact plan names (%s)", v["id"], render.ArtifactSkillID)
+	}
+	if v["id"] == "rr-upstream-plangate-gc-deterministic-001" {
+		t.Error("id is upstream's own skill's: one would shadow the other")
+	}
+	// upstream's skills-audit allows names of at most 50 characters.
+	if name, _ := v["name"].(string); len([]rune(name)) > 50 {
+		t.Errorf("name %q has %d characters; upstream's audit allows 50", name, len([]rune(name)))
 	}
 }
 
@@ -63,7 +71,8 @@ func TestBodyCoversEveryMode(t *testing.T) {
 	_, body := frontmatter(t)
 	for _, want := range []string{"go install github.com/plangate-gc/plangate-gc/cmd/plangate-gc@",
 		"`text`", "`json`", "`findings`", "`artifact`", "--format findings", "--format artifact",
-		"no field for running a command", "NO_REVIEW"} {
+		"no field for running a command", "NO_REVIEW", "`review`", "--merge",
+		"**workflow step, not as a prompt**", "## False-positive guards", "## Non-goals"} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("SKILL.md body lacks %q", want)
 		}

@@ -17,8 +17,11 @@ import (
 type Options struct {
 	JSON bool
 	Lang render.Lang
-	// Format, when set, overrides JSON (render.Writer picks the renderer).
+	// Format, when set, overrides JSON (render.NewSink picks the renderer).
 	Format render.Format
+	// Merge writes one findings document or Review Artifact for the whole
+	// stream (Format findings or artifact only).
+	Merge bool
 }
 
 // Run gates, judges and renders every document of in, in input order:
@@ -27,17 +30,21 @@ type Options struct {
 // *gate.ReadError (errors.Is gate.ErrRead) when reading in failed, after the
 // outputs of every document completed before it have been written.
 func Run(in io.Reader, out, reasons io.Writer, opts Options) error {
-	write := render.Text
+	format := render.FormatText
 	if opts.JSON {
-		write = render.JSON
+		format = render.FormatJSON
 	}
 	if opts.Format != "" {
-		write = render.Writer(opts.Format)
+		format = opts.Format
 	}
+	sink := render.NewSink(out, format, opts.Lang, opts.Merge)
 	docs := gate.NewReader(in)
 	for {
 		input, err := docs.Next()
 		if errors.Is(err, io.EOF) {
+			if err := sink.Close(); err != nil {
+				return fmt.Errorf("writing output: %w", err)
+			}
 			return nil
 		}
 		var doc render.Document
@@ -57,7 +64,7 @@ func Run(in io.Reader, out, reasons io.Writer, opts Options) error {
 			}
 			doc.Input, doc.Result = input, res
 		}
-		if err := write(out, doc, opts.Lang); err != nil {
+		if err := sink.Add(doc); err != nil {
 			return fmt.Errorf("writing output: %w", err)
 		}
 	}

@@ -36,8 +36,9 @@ type scopeScan struct {
 func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 	res := scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata})
 	sc := scopeScan{
-		input: skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards},
-		errs:  res.Errors,
+		input: skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards,
+			DerivedGuards: guards}, // river gc derived every guard itself (decision 62)
+		errs: res.Errors,
 		// Leftovers are not judged: a --force run restores them first.
 		leftovers: res.Leftovers,
 		repos:     res.NestedRepos,
