@@ -1,0 +1,233 @@
+//go:build linux
+
+package riverreview
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// removedItem is one item of river-gc's removed[].
+type removedItem struct {
+	Path      string `json:"path"`
+	SizeBytes int64  `json:"sizeBytes"`
+	Reason    string `json:"reason"`
+	Entry     *struct {
+		Store string `json:"store"`
+		ID    string `json:"id"`
+		Line  int    `json:"line"`
+	} `json:"entry"`
+}
+
+// TestYearOfUpstreamStores simulates a year of upstream River Review's own
+// writers (730 eval runs with their ledger lines and memory records, 365
+// memory entries, 159 suppressions, 530 saved runs), asks upstream's
+// readers what they answer, compacts with the real river-gc --force and
+// every store scope, and asks again. Every live answer must be the same;
+// river gc must have removed exactly what SPEC D1–D4 say, computed here
+// from the simulator's log, and left every kept byte where it was.
+func TestYearOfUpstreamStores(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: simulates a year of upstream's writers (about 20 s)")
+	}
+	repo, log := simulate(t)
+	now := log.End
+	beforeRaw := readStores(t, repo, now)
+	before := decodeAnswers(t, beforeRaw)
+	if len(before.Schema.Index) > 0 || len(before.Schema.Ledger) > 0 || before.Schema.LedgerLines != len(log.Ledger) {
+		t.Fatalf("upstream's writers produced stores their own schemas reject: %v %v", before.Schema.Index, before.Schema.Ledger)
+	}
+	indexPath := filepath.Join(repo, ".river/memory/index.json")
+	indexBefore, err := os.ReadFile(indexPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := upstreamForm(t, indexBefore, nil); !bytes.Equal(got, indexBefore) {
+		t.Fatal("upstreamForm does not reproduce upstream's own index bytes: the comparison below would prove nothing")
+	}
+	linesBefore := ledgerLines(t, repo)
+	runsBefore := identities(t, repo, ".river/runs")
+	totalBefore, filesBefore := storeBytes(t, repo)
+
+	ex := expect(t, log, now, 90)
+	if len(ex.memory) == 0 || len(ex.ledger) == 0 || len(ex.runs) == 0 {
+		t.Fatalf("the simulation leaves nothing to reclaim in some store: %d entries, %d lines, %d runs", len(ex.memory), len(ex.ledger), len(ex.runs))
+	}
+
+	bin := riverGC(t)
+	args := []string{"--root", repo, "--now", now, "--force", "--json", "--quiet",
+		"--scope", "all", "--scope", "runs", "--scope", "memory-entries", "--scope", "eval-ledger"}
+	stdout, stderr, code := run(t, bin, args...)
+	if code != 0 {
+		t.Fatalf("river-gc exit %d\n%s", code, stderr)
+	}
+	var res struct {
+		Removed []removedItem `json:"removed"`
+		Errors  []any         `json:"errors"`
+	}
+	if err := json.Unmarshal(stdout, &res); err != nil {
+		t.Fatalf("river-gc --json: %v\n%s", err, stdout)
+	}
+	got := expected{memory: map[string]bool{}, ledger: map[int]bool{}, runs: map[string]bool{}}
+	var reported int64
+	for _, r := range res.Removed {
+		reported += r.SizeBytes
+		switch {
+		case r.Entry != nil && r.Entry.Store == ".river/memory/index.json":
+			got.memory[r.Entry.ID] = true
+		case r.Entry != nil && r.Entry.Store == "artifacts/evals/results.jsonl":
+			got.ledger[r.Entry.Line] = true
+		case strings.HasPrefix(r.Path, ".river/runs/"):
+			got.runs[r.Path] = true
+		default:
+			t.Errorf("removed something that is no store entry or saved run: %+v", r)
+		}
+	}
+	if len(res.Errors) > 0 {
+		t.Errorf("errors[]: %v", res.Errors)
+	}
+	for name, pair := range map[string][2][]string{
+		"memory entries": {sortedKeys(got.memory), sortedKeys(ex.memory)},
+		"saved runs":     {sortedKeys(got.runs), sortedKeys(ex.runs)},
+	} {
+		if !slices.Equal(pair[0], pair[1]) {
+			t.Errorf("%s removed: %d, want %d\n got %v\nwant %v", name, len(pair[0]), len(pair[1]), pair[0], pair[1])
+		}
+	}
+	if g, w := sortedKeys(got.ledger), sortedKeys(ex.ledger); !slices.Equal(g, w) {
+		t.Errorf("ledger lines removed: %v, want %v", g, w)
+	}
+
+	// The stores are exactly what is left of them, byte for byte.
+	indexAfter, err := os.ReadFile(indexPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := upstreamForm(t, indexBefore, ex.memory); !bytes.Equal(indexAfter, want) {
+		t.Errorf("index.json is not upstream's form of the kept entries (%d bytes, want %d)", len(indexAfter), len(want))
+	}
+	var wantLines []string
+	for i, l := range linesBefore {
+		if !ex.ledger[i+1] {
+			wantLines = append(wantLines, l)
+		}
+	}
+	if g := ledgerLines(t, repo); !slices.Equal(g, wantLines) {
+		t.Errorf("results.jsonl keeps %d lines, want the %d kept ones unchanged and in order", len(g), len(wantLines))
+	}
+	runsAfter := identities(t, repo, ".river/runs")
+	wantRuns := maps.Clone(runsBefore)
+	maps.DeleteFunc(wantRuns, func(p string, _ identity) bool { return ex.runs[p] })
+	if !maps.Equal(runsAfter, wantRuns) {
+		t.Errorf("saved runs left: %d, want the %d kept ones untouched (same inode, same bytes)", len(runsAfter), len(wantRuns))
+	}
+
+	// Upstream's readers answer the same for everything live.
+	after := decodeAnswers(t, readStores(t, repo, now))
+	if !maps.EqualFunc(after.Live, before.Live, slices.Equal) {
+		t.Error("a live answer of queryMemory or findActiveSuppressions changed")
+	}
+	if !maps.Equal(after.Entries, before.Entries) {
+		t.Error("a live entry changed")
+	}
+	wantInactive := map[string][]string{}
+	for q, ids := range before.Inactive {
+		kept := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return ex.memory[id] })
+		if len(kept) > 0 {
+			wantInactive[q] = kept
+		}
+	}
+	if !maps.EqualFunc(after.Inactive, wantInactive, slices.Equal) {
+		t.Error("queryMemory(includeInactive) lost more than the removed entries")
+	}
+	if !bytes.Equal(after.Ledger, before.Ledger) {
+		t.Errorf("compare-eval-ledger answers differently:\nbefore %s\nafter  %s", before.Ledger, after.Ledger)
+	}
+	if len(after.Schema.Index) > 0 || len(after.Schema.Ledger) > 0 {
+		t.Errorf("after compaction the stores fail upstream's schemas: %v %v", after.Schema.Index, after.Schema.Ledger)
+	}
+
+	totalAfter, filesAfter := storeBytes(t, repo)
+	t.Logf("simulated year: %d bytes in %d files; river gc removed %d entries, %d ledger lines, %d saved runs (reported %d bytes); left %d bytes in %d files; reclaimed %d bytes = %.1f%%",
+		totalBefore, filesBefore, len(ex.memory), len(ex.ledger), len(ex.runs), reported,
+		totalAfter, filesAfter, totalBefore-totalAfter, 100*float64(totalBefore-totalAfter)/float64(totalBefore))
+	t.Logf("index.json %d -> %d bytes; results.jsonl %d -> %d lines; runs %d -> %d files",
+		len(indexBefore), len(indexAfter), len(linesBefore), len(wantLines), len(runsBefore), len(runsAfter))
+
+	// A second run finds nothing more to do.
+	stdout, stderr, code = run(t, bin, args...)
+	if code != 0 || !bytes.Contains(stdout, []byte(`"removed": []`)) {
+		t.Errorf("a second --force removes again (exit %d):\n%s\n%s", code, stdout, stderr)
+	}
+	if again, _ := os.ReadFile(indexPath); !bytes.Equal(again, indexAfter) {
+		t.Error("a second --force rewrote index.json")
+	}
+}
+
+// upstreamForm is what upstream's writer would write for the index in
+// before without the entries whose ids are in removed:
+// JSON.stringify(index, null, 2) + "\n", the top-level members in their
+// order and every kept entry with its bytes.
+func upstreamForm(t *testing.T, before []byte, removed map[string]bool) []byte {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(before))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("index.json is not an object: %v", err)
+	}
+	var doc bytes.Buffer
+	doc.WriteByte('{')
+	for n := 0; dec.More(); n++ {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			doc.WriteByte(',')
+		}
+		key, _ := json.Marshal(tok.(string))
+		doc.Write(key)
+		doc.WriteByte(':')
+		if tok != "entries" {
+			json.Compact(&doc, raw)
+			continue
+		}
+		var entries []json.RawMessage
+		if err := json.Unmarshal(raw, &entries); err != nil {
+			t.Fatal(err)
+		}
+		doc.WriteByte('[')
+		kept := 0
+		for _, e := range entries {
+			var id struct {
+				ID string `json:"id"`
+			}
+			json.Unmarshal(e, &id)
+			if removed[id.ID] {
+				continue
+			}
+			if kept > 0 {
+				doc.WriteByte(',')
+			}
+			json.Compact(&doc, e)
+			kept++
+		}
+		doc.WriteByte(']')
+	}
+	doc.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, doc.Bytes(), "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes()
+}
