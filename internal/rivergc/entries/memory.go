@@ -127,7 +127,7 @@ func unmarshal(raw []byte, v any) error {
 // nameAll names, dates and judges the liveness and references of every
 // element.
 func nameAll(st *Store, memos []memo, now int64) {
-	revoked := map[string]bool{}   // suppression ids a revoking resurface names
+	revoked := map[string]bool{}        // suppression ids a revoking resurface names
 	resurfaces := map[string][]string{} // suppression id → names of resurfaces naming it
 	for i, m := range memos {
 		e := &st.Entries[i]
