@@ -145,6 +145,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-unjudgeable-name": {
 		"scope %s: エンジンが判定できない名前のファイル %s 件を保持しました (最初: %s)。名前を変更すると判定対象になります。",
 		"scope %s: files kept because the engine cannot judge their names: %s (first: %s); rename them to have them judged."},
+	"gc-warn-unreadable-entry": {
+		"scope %s: 読めない行 %s 件を保持しました (最初: %s)。JSON オブジェクトで RFC 3339 の timestamp を持つ行だけが判定されます。",
+		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object with an RFC 3339 timestamp is judged."},
 	"gc-warn-future-timestamp": {
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},
@@ -168,6 +171,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-err-op-read-dir":    {"ディレクトリを読めません: %s", "cannot read directory: %s"},
 	"gc-err-op-stat":        {"stat できません: %s", "cannot stat: %s"},
 	"gc-err-op-read-meta":   {"メタデータを読めません: %s", "cannot read metadata: %s"},
+	"gc-err-op-read-store":  {"エントリを判定するファイルを読めません: %s", "cannot read the store: %s"},
+	"gc-err-op-rewrite":     {"書き換えませんでした: %s", "not rewritten: %s"},
+	"gc-err-not-store":      {"書き手の形式ではありません (Riverbed index は entries 配列を持つ 1 つのオブジェクト)", "not in its writer's form (a Riverbed index is one object with an entries array)"},
 	"gc-err-op-judge":       {"判定できません: %s", "cannot judge: %s"},
 	"gc-err-op-restore":     {"元の名前に戻せません: %s", "cannot restore: %s"},
 	"gc-err-op-lock":        {"ロックを取得できません: %s", "cannot lock: %s"},

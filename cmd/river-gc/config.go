@@ -138,8 +138,8 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	}, nil
 }
 
-// resolveScopes expands all, de-duplicates and orders the scopes as
-// memory, evals, review-artifacts, tmp.
+// resolveScopes expands all (seed 000's four scopes), de-duplicates and
+// orders the scopes as skill.Scopes() does.
 func resolveScopes(given []string) ([]skill.Scope, error) {
 	if len(given) == 0 {
 		given = []string{"all"}
@@ -148,7 +148,7 @@ func resolveScopes(given []string) ([]skill.Scope, error) {
 	for _, s := range given {
 		switch {
 		case s == "all":
-			for _, sc := range skill.Scopes() {
+			for _, sc := range skill.DefaultScopes() {
 				want[sc] = true
 			}
 		case skill.Scope(s).Valid():
@@ -156,7 +156,7 @@ func resolveScopes(given []string) ([]skill.Scope, error) {
 		case strings.Contains(s, ","):
 			return nil, &configError{err: cliparse.ListHint("--scope", s)}
 		default:
-			return nil, configErrorf("--scope %q: want memory, evals, review-artifacts, tmp or all", s)
+			return nil, configErrorf("--scope %q: want memory, evals, review-artifacts, tmp, runs, memory-entries, eval-ledger or all", s)
 		}
 	}
 	return slices.DeleteFunc(skill.Scopes(), func(s skill.Scope) bool { return !want[s] }), nil

@@ -127,8 +127,10 @@ func resolvedAbs(p string) string {
 func protectedRole(rel string) string {
 	nfc := norm.NFC.String(rel)
 	for _, s := range skill.Scopes() {
-		if src := s.SingleSource(); src != "" && (nfc == src || strings.HasPrefix(nfc, src+"/")) {
-			return "the single source " + src
+		for _, src := range s.SingleSources() {
+			if nfc == src || strings.HasPrefix(nfc, src+"/") {
+				return "the single source " + src
+			}
 		}
 	}
 	for _, s := range skill.Scopes() {

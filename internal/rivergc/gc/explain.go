@@ -61,6 +61,9 @@ func rootRelative(rootAbs, p string) string {
 // scope (the engine's scope rules decide the rest).
 func inSelected(scopes []skill.Scope, rel string) bool {
 	for _, s := range scopes {
+		if st := s.Store(); st != "" && strings.HasPrefix(rel, st+"#") {
+			return true
+		}
 		for _, d := range s.Dirs() {
 			if strings.HasPrefix(rel, d+"/") {
 				return true

@@ -32,6 +32,8 @@ type Removed struct {
 	// where it came from (metadata, run or mtime).
 	Timestamp int64
 	Source    scan.TimestampSource
+	// Entry is set for the entries of an entry scope (SPEC D2).
+	Entry *EntryRef
 }
 
 // Stamp is the timestamp a removed file was judged by, and its source.
@@ -74,6 +76,9 @@ type ScopeOutcome struct {
 	KeptBytes skill.Bytes
 	Protected Protected
 	Sources   Sources
+	// Entries names, for an entry scope, what each judged name stands
+	// for (SPEC D2); nil for a scope of files.
+	Entries map[string]EntryRef
 }
 
 // WarningKind names one of river gc's own warnings (SPEC B2, B3): each is
@@ -95,6 +100,9 @@ const (
 	// judge (e.g. containing a backslash); they are kept. Path is the
 	// first.
 	WarnUnjudgeableName WarningKind = "unjudgeable-name"
+	// WarnUnreadableEntry: N ledger lines of Scope are not a JSON object
+	// with an RFC 3339 timestamp; they are kept. Path is the first.
+	WarnUnreadableEntry WarningKind = "unreadable-entry"
 	// WarnFutureTimestamp: N files of Scope have a timestamp after --now;
 	// they are kept. Path is the first.
 	WarnFutureTimestamp WarningKind = "future-timestamp"
@@ -160,7 +168,11 @@ func (o Outcome) Removed() iter.Seq[Removed] {
 			}
 			s, k := &o.Scopes[best], next[best]
 			next[best]++
-			if !yield(Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}) {
+			r := Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}
+			if e, ok := s.Entries[r.Path]; ok {
+				r.Entry = &e
+			}
+			if !yield(r) {
 				return
 			}
 		}

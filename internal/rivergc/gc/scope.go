@@ -23,6 +23,10 @@ type scopeScan struct {
 	sources   Sources
 	leftovers []string
 	errs      []*fserr.Error
+	// entries names what each file of an entry scope stands for (SPEC
+	// D2); extra holds the scope's own warnings (unreadable lines).
+	entries map[string]EntryRef
+	extra   []Warning
 }
 
 // scanScope scans one scope and builds its engine input with the given
@@ -33,7 +37,7 @@ type scopeScan struct {
 func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 	res := scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata})
 	sc := scopeScan{
-		input: skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards},
+		input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards},
 		errs:  res.Errors,
 		// Leftovers are not judged: a --force run restores them first.
 		leftovers: res.Leftovers,

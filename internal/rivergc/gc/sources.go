@@ -4,6 +4,7 @@ package gc
 
 import (
 	"errors"
+	"iter"
 	"path"
 	"path/filepath"
 	"slices"
@@ -28,11 +29,7 @@ import (
 func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 	var gs []string
 	var ws []Warning
-	for _, s := range skill.Scopes() {
-		src := s.SingleSource()
-		if src == "" {
-			continue
-		}
+	for s, src := range allSingleSources() {
 		gs = append(gs, src)
 		target, link, err := linkTarget(root, src)
 		switch {
@@ -50,6 +47,20 @@ func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 }
 
 var errOutside = errors.New("outside the root")
+
+// allSingleSources yields every scope's built-in single sources, in scope
+// order.
+func allSingleSources() iter.Seq2[skill.Scope, string] {
+	return func(yield func(skill.Scope, string) bool) {
+		for _, s := range skill.Scopes() {
+			for _, src := range s.SingleSources() {
+				if !yield(s, src) {
+					return
+				}
+			}
+		}
+	}
+}
 
 // openat2 is unix.Openat2, replaceable so a test can play a kernel
 // without it.
