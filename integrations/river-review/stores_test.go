@@ -74,11 +74,20 @@ func simulate(t *testing.T, args ...string) (repo string, log simLog) {
 	return repo, log
 }
 
-// readStores runs the reader harness at instant now.
-func readStores(t *testing.T, repo, now string) []byte {
+// readStores runs the reader harness at instant now; with a previous
+// answer, it asks that answer's questions.
+func readStores(t *testing.T, repo, now string, previous []byte) []byte {
 	t.Helper()
 	t.Setenv("SIM_NOW", now)
-	return upstream.Node(t, repo, nil, "--import", testdata(t, "fakeclock.mjs"), testdata(t, "read-stores.mjs"), "--repo", repo)
+	args := []string{"--import", testdata(t, "fakeclock.mjs"), testdata(t, "read-stores.mjs"), "--repo", repo}
+	if previous != nil {
+		space := filepath.Join(t.TempDir(), "previous.json")
+		if err := os.WriteFile(space, previous, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--space", space)
+	}
+	return upstream.Node(t, repo, nil, args...)
 }
 
 // riverGC builds river-gc from this module, once per test binary.
@@ -227,10 +236,12 @@ func storeBytes(t *testing.T, repo string) (total int64, files int) {
 
 // readerAnswers is the part of read-stores.mjs's output the test compares.
 type readerAnswers struct {
-	Live     map[string][]string `json:"live"`
-	Entries  map[string]string   `json:"entries"`
-	Inactive map[string][]string `json:"inactive"`
-	Ledger   json.RawMessage     `json:"ledger"`
+	Space        json.RawMessage     `json:"space"`
+	Active       map[string][]string `json:"active"`
+	Inactive     map[string][]string `json:"inactive"`
+	Suppressions map[string][]string `json:"suppressions"`
+	Entries      map[string]string   `json:"entries"`
+	Ledger       json.RawMessage     `json:"ledger"`
 	Schema   struct {
 		Index       []string            `json:"index"`
 		Ledger      map[string][]string `json:"ledger"`

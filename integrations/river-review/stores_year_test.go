@@ -6,9 +6,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,7 +40,7 @@ func TestYearOfUpstreamStores(t *testing.T) {
 	}
 	repo, log := simulate(t)
 	now := log.End
-	beforeRaw := readStores(t, repo, now)
+	beforeRaw := readStores(t, repo, now, nil)
 	before := decodeAnswers(t, beforeRaw)
 	if len(before.Schema.Index) > 0 || len(before.Schema.Ledger) > 0 || before.Schema.LedgerLines != len(log.Ledger) {
 		t.Fatalf("upstream's writers produced stores their own schemas reject: %v %v", before.Schema.Index, before.Schema.Ledger)
@@ -78,11 +80,21 @@ func TestYearOfUpstreamStores(t *testing.T) {
 	var reported int64
 	for _, r := range res.Removed {
 		reported += r.SizeBytes
+		memoryID, isMemory := strings.CutPrefix(r.Path, ".river/memory/index.json#")
+		ledgerLine, isLedger := strings.CutPrefix(r.Path, "artifacts/evals/results.jsonl#")
 		switch {
-		case r.Entry != nil && r.Entry.Store == ".river/memory/index.json":
-			got.memory[r.Entry.ID] = true
-		case r.Entry != nil && r.Entry.Store == "artifacts/evals/results.jsonl":
-			got.ledger[r.Entry.Line] = true
+		case isMemory:
+			id, err := url.PathUnescape(memoryID)
+			if err != nil || r.Entry != nil && (r.Entry.Store != ".river/memory/index.json" || r.Entry.ID != id) {
+				t.Errorf("removed %s: its entry is %+v", r.Path, r.Entry)
+			}
+			got.memory[id] = true
+		case isLedger:
+			n, err := strconv.Atoi(ledgerLine)
+			if err != nil || r.Entry != nil && (r.Entry.Store != "artifacts/evals/results.jsonl" || r.Entry.Line != n) {
+				t.Errorf("removed %s: its entry is %+v", r.Path, r.Entry)
+			}
+			got.ledger[n] = true
 		case strings.HasPrefix(r.Path, ".river/runs/"):
 			got.runs[r.Path] = true
 		default:
@@ -128,23 +140,35 @@ func TestYearOfUpstreamStores(t *testing.T) {
 		t.Errorf("saved runs left: %d, want the %d kept ones untouched (same inode, same bytes)", len(runsAfter), len(wantRuns))
 	}
 
-	// Upstream's readers answer the same for everything live.
-	after := decodeAnswers(t, readStores(t, repo, now))
-	if !maps.EqualFunc(after.Live, before.Live, slices.Equal) {
-		t.Error("a live answer of queryMemory or findActiveSuppressions changed")
+	// Upstream's readers: findActiveSuppressions answers exactly the same;
+	// every queryMemory answer (active only, or with inactive entries) is
+	// the one before without the removed entries, in the same order; every
+	// kept entry is unchanged.
+	after := decodeAnswers(t, readStores(t, repo, now, beforeRaw))
+	if !bytes.Equal(after.Space, before.Space) {
+		t.Fatal("the reader harness asked other questions after the compaction")
 	}
-	if !maps.Equal(after.Entries, before.Entries) {
-		t.Error("a live entry changed")
+	if len(before.Suppressions) == 0 || !maps.EqualFunc(after.Suppressions, before.Suppressions, slices.Equal) {
+		t.Error("findActiveSuppressions answers differently")
 	}
-	wantInactive := map[string][]string{}
-	for q, ids := range before.Inactive {
-		kept := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return ex.memory[id] })
-		if len(kept) > 0 {
-			wantInactive[q] = kept
+	for name, pair := range map[string][2]map[string][]string{
+		"queryMemory":                          {before.Active, after.Active},
+		"queryMemory({includeInactive: true})": {before.Inactive, after.Inactive},
+	} {
+		want := map[string][]string{}
+		for q, ids := range pair[0] {
+			if kept := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return ex.memory[id] }); len(kept) > 0 {
+				want[q] = kept
+			}
+		}
+		if len(want) == 0 || !maps.EqualFunc(pair[1], want, slices.Equal) {
+			t.Errorf("%s lost more, or other, than the removed entries", name)
 		}
 	}
-	if !maps.EqualFunc(after.Inactive, wantInactive, slices.Equal) {
-		t.Error("queryMemory(includeInactive) lost more than the removed entries")
+	wantEntries := maps.Clone(before.Entries)
+	maps.DeleteFunc(wantEntries, func(id, _ string) bool { return ex.memory[id] })
+	if !maps.Equal(after.Entries, wantEntries) {
+		t.Errorf("entries left: %d, want the %d kept ones unchanged", len(after.Entries), len(wantEntries))
 	}
 	if !bytes.Equal(after.Ledger, before.Ledger) {
 		t.Errorf("compare-eval-ledger answers differently:\nbefore %s\nafter  %s", before.Ledger, after.Ledger)
