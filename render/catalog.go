@@ -103,6 +103,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	keyGCHeader: {
 		"river gc (%s) — retention: %s 日 / %s 件 / %s MiB (scope ごと), 基準時刻 %s",
 		"river gc (%s) — retention per scope: age limit %s d, at most %s entries, at most %s MiB; now %s"},
+	"gc-header-scope": {
+		"  scope %s だけ: %s 日 / %s 件 / %s MiB",
+		"  scope %s only: age limit %s d, at most %s entries, at most %s MiB"},
 	keyGCScope:       {"scope", "scope"},
 	keyGCKept:        {"保持", "kept"},
 	keyGCSize:        {"サイズ", "size"},

@@ -54,6 +54,24 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	j.key("maxSizeMb")
 	j.lit(r.MaxSizeMb.Literal)
 	j.end('}')
+	j.key("retentionPerScope")
+	j.begin('{')
+	for _, s := range o.Scopes {
+		sr := s.Retention
+		if sr == (skill.Retention{}) {
+			sr = r
+		}
+		j.key(string(s.Scope))
+		j.begin('{')
+		j.key("days")
+		j.lit(sr.Days.Literal)
+		j.key("maxEntries")
+		j.lit(sr.MaxEntries.Literal)
+		j.key("maxSizeMb")
+		j.lit(sr.MaxSizeMb.Literal)
+		j.end('}')
+	}
+	j.end('}')
 	j.key("removed")
 	j.begin('[')
 	for rm := range o.Removed() {
@@ -65,6 +83,21 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.b = strconv.AppendUint(j.b, rm.SizeBytes, 10)
 		j.key("reason")
 		j.str(string(rm.Reason))
+		if e := rm.Entry; e != nil {
+			j.key("entry")
+			j.begin('{')
+			j.key("store")
+			j.str(e.Store)
+			if e.Line > 0 {
+				j.int("line", int64(e.Line))
+				j.key("timestamp")
+				j.str(e.Timestamp)
+			} else {
+				j.key("id")
+				j.str(e.ID)
+			}
+			j.end('}')
+		}
 		j.end('}')
 		j.spill()
 	}

@@ -60,6 +60,8 @@ type Sources struct{ Metadata, Run, Mtime int }
 // ScopeOutcome is one scope's judgement and what it kept.
 type ScopeOutcome struct {
 	Scope skill.Scope
+	// Retention is the policy applied to the scope (SPEC D6).
+	Retention skill.Retention
 	// Result is the engine's judgement without its Removed list, which
 	// moves to Removed below (one copy per run, not two).
 	Result skill.Result
