@@ -103,6 +103,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	keyGCHeader: {
 		"river gc (%s) — retention: %s 日 / %s 件 / %s MiB (scope ごと), 基準時刻 %s",
 		"river gc (%s) — retention per scope: age limit %s d, at most %s entries, at most %s MiB; now %s"},
+	"gc-header-scope": {
+		"  scope %s だけ: %s 日 / %s 件 / %s MiB",
+		"  scope %s only: age limit %s d, at most %s entries, at most %s MiB"},
 	keyGCScope:       {"scope", "scope"},
 	keyGCKept:        {"保持", "kept"},
 	keyGCSize:        {"サイズ", "size"},
@@ -211,6 +214,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-keep": {
 		"→ 保持: すべての上限内 (%s 日 / %s 件 / %s MiB)", "→ keep: within every limit (age limit %s d, at most %s entries, at most %s MiB)"},
 	"gc-verdict-guarded":      {"→ 保持: single source (またはその参照先) のため削除しません", "→ keep: a single source (or its target); never deleted"},
+	"gc-verdict-live":         {"→ 保持: 生きているエントリ (または保持されるエントリが参照している)", "→ keep: a live entry (or one a kept entry refers to); never removed"},
 	"gc-verdict-excluded":     {"→ 保持: --exclude に一致", "→ keep: matched --exclude"},
 	"gc-verdict-tracked":      {"→ 保持: git 管理下 (または .gitkeep/.keep)", "→ keep: tracked in git (or .gitkeep/.keep)"},
 	"gc-verdict-unjudgeable":  {"→ 保持: エンジンが判定できない名前", "→ keep: a name the engine cannot judge"},

@@ -31,6 +31,7 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 		ex := Explanation{Path: rel, Verdict: VerdictNotFound}
 		if fv, ok := j.files[rel]; ok {
 			ex = fv.explain(cfg.Now)
+			ex.Retention = cfg.retentionFor(fv.scope)
 		} else {
 			for _, e := range j.out.Errors {
 				if e.Path == rel {
@@ -104,6 +105,8 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			fv.verdict = VerdictTracked
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc):
 			fv.verdict = VerdictUnjudgeable
+		case guarded(sc.input.HardGuards, nfc) && scope.Store() != "":
+			fv.verdict = VerdictLive
 		case guarded(sc.input.HardGuards, nfc):
 			fv.verdict = VerdictGuarded
 		case m.Match(nfc):

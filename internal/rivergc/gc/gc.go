@@ -31,8 +31,8 @@ import (
 
 // Config is a validated river gc invocation.
 type Config struct {
-	Root      *Root
-	Scopes    []skill.Scope // resolved, de-duplicated, in skill.Scopes() order
+	Root   *Root
+	Scopes []skill.Scope // resolved, de-duplicated, in skill.Scopes() order
 	// Retention is the policy of every scope without an entry in
 	// PerScope (SPEC D6).
 	Retention skill.Retention
@@ -158,7 +158,7 @@ func judge(cfg Config) (judgement, error) {
 		if err != nil {
 			return j, fmt.Errorf("judging scope %s: %w", scope, err)
 		}
-		so := ScopeOutcome{Scope: scope, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
+		so := ScopeOutcome{Scope: scope, Retention: sc.input.Retention, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked},
 			Entries: sc.entries}
 		so.Result.Removed = nil // moved to so.Removed

@@ -60,6 +60,8 @@ type Sources struct{ Metadata, Run, Mtime int }
 // ScopeOutcome is one scope's judgement and what it kept.
 type ScopeOutcome struct {
 	Scope skill.Scope
+	// Retention is the policy applied to the scope (SPEC D6).
+	Retention skill.Retention
 	// Result is the engine's judgement without its Removed list, which
 	// moves to Removed below (one copy per run, not two).
 	Result skill.Result
@@ -187,6 +189,7 @@ const (
 	VerdictRemove      Verdict = "remove"       // Removed holds reason and evidence
 	VerdictKeep        Verdict = "keep"         // within every retention limit
 	VerdictGuarded     Verdict = "guarded"      // a single source or its target
+	VerdictLive        Verdict = "live"         // an entry that is live or a kept entry refers to (SPEC D3, D4)
 	VerdictExcluded    Verdict = "excluded"     // matched --exclude (Pattern)
 	VerdictTracked     Verdict = "tracked"      // in the git index, or .gitkeep/.keep
 	VerdictUnjudgeable Verdict = "unjudgeable"  // a name the engine cannot judge
@@ -212,4 +215,6 @@ type Explanation struct {
 	Decision skill.Decision
 	// Err is set for VerdictError.
 	Err *fserr.Error
+	// Retention is the policy applied to the scope (SPEC D6).
+	Retention skill.Retention
 }
