@@ -242,7 +242,7 @@ type readerAnswers struct {
 	Suppressions map[string][]string `json:"suppressions"`
 	Entries      map[string]string   `json:"entries"`
 	Ledger       json.RawMessage     `json:"ledger"`
-	Schema   struct {
+	Schema       struct {
 		Index       []string            `json:"index"`
 		Ledger      map[string][]string `json:"ledger"`
 		LedgerLines int                 `json:"ledgerLines"`

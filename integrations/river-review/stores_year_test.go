@@ -65,56 +65,24 @@ func TestYearOfUpstreamStores(t *testing.T) {
 	bin := riverGC(t)
 	args := []string{"--root", repo, "--now", now, "--force", "--json", "--quiet",
 		"--scope", "all", "--scope", "runs", "--scope", "memory-entries", "--scope", "eval-ledger"}
-	stdout, stderr, code := run(t, bin, args...)
-	if code != 0 {
-		t.Fatalf("river-gc exit %d\n%s", code, stderr)
+
+	// Per-scope retention (a dry run): the entry stores at 30 days, saved
+	// runs at the default 90.
+	ex30, ex90 := expect(t, log, now, 30), ex
+	dry := slices.Concat(slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--force" }),
+		[]string{"--retention-days", "memory-entries=30", "--retention-days", "eval-ledger=30"})
+	got, _ := removals(t, bin, dry)
+	want := expected{memory: ex30.memory, ledger: ex30.ledger, runs: ex90.runs}
+	if !maps.Equal(got.memory, want.memory) || !maps.Equal(got.ledger, want.ledger) || !maps.Equal(got.runs, want.runs) {
+		t.Errorf("per-scope retention: removed %d entries, %d lines, %d runs; want %d, %d, %d",
+			len(got.memory), len(got.ledger), len(got.runs), len(want.memory), len(want.ledger), len(want.runs))
 	}
-	var res struct {
-		Removed []removedItem `json:"removed"`
-		Errors  []any         `json:"errors"`
+	if data, _ := os.ReadFile(indexPath); !bytes.Equal(data, indexBefore) {
+		t.Fatal("a dry run changed index.json")
 	}
-	if err := json.Unmarshal(stdout, &res); err != nil {
-		t.Fatalf("river-gc --json: %v\n%s", err, stdout)
-	}
-	got := expected{memory: map[string]bool{}, ledger: map[int]bool{}, runs: map[string]bool{}}
-	var reported int64
-	for _, r := range res.Removed {
-		reported += r.SizeBytes
-		memoryID, isMemory := strings.CutPrefix(r.Path, ".river/memory/index.json#")
-		ledgerLine, isLedger := strings.CutPrefix(r.Path, "artifacts/evals/results.jsonl#")
-		switch {
-		case isMemory:
-			id, err := url.PathUnescape(memoryID)
-			if err != nil || r.Entry != nil && (r.Entry.Store != ".river/memory/index.json" || r.Entry.ID != id) {
-				t.Errorf("removed %s: its entry is %+v", r.Path, r.Entry)
-			}
-			got.memory[id] = true
-		case isLedger:
-			n, err := strconv.Atoi(ledgerLine)
-			if err != nil || r.Entry != nil && (r.Entry.Store != "artifacts/evals/results.jsonl" || r.Entry.Line != n) {
-				t.Errorf("removed %s: its entry is %+v", r.Path, r.Entry)
-			}
-			got.ledger[n] = true
-		case strings.HasPrefix(r.Path, ".river/runs/"):
-			got.runs[r.Path] = true
-		default:
-			t.Errorf("removed something that is no store entry or saved run: %+v", r)
-		}
-	}
-	if len(res.Errors) > 0 {
-		t.Errorf("errors[]: %v", res.Errors)
-	}
-	for name, pair := range map[string][2][]string{
-		"memory entries": {sortedKeys(got.memory), sortedKeys(ex.memory)},
-		"saved runs":     {sortedKeys(got.runs), sortedKeys(ex.runs)},
-	} {
-		if !slices.Equal(pair[0], pair[1]) {
-			t.Errorf("%s removed: %d, want %d\n got %v\nwant %v", name, len(pair[0]), len(pair[1]), pair[0], pair[1])
-		}
-	}
-	if g, w := sortedKeys(got.ledger), sortedKeys(ex.ledger); !slices.Equal(g, w) {
-		t.Errorf("ledger lines removed: %v, want %v", g, w)
-	}
+
+	got, reported := removals(t, bin, args)
+	checkRemovals(t, got, ex)
 
 	// The stores are exactly what is left of them, byte for byte.
 	indexAfter, err := os.ReadFile(indexPath)
@@ -185,9 +153,8 @@ func TestYearOfUpstreamStores(t *testing.T) {
 		len(indexBefore), len(indexAfter), len(linesBefore), len(wantLines), len(runsBefore), len(runsAfter))
 
 	// A second run finds nothing more to do.
-	stdout, stderr, code = run(t, bin, args...)
-	if code != 0 || !bytes.Contains(stdout, []byte(`"removed": []`)) {
-		t.Errorf("a second --force removes again (exit %d):\n%s\n%s", code, stdout, stderr)
+	if again, _ := removals(t, bin, args); len(again.memory)+len(again.ledger)+len(again.runs) > 0 {
+		t.Errorf("a second --force removes again: %d entries, %d lines, %d runs", len(again.memory), len(again.ledger), len(again.runs))
 	}
 	if again, _ := os.ReadFile(indexPath); !bytes.Equal(again, indexAfter) {
 		t.Error("a second --force rewrote index.json")
@@ -254,4 +221,65 @@ func upstreamForm(t *testing.T, before []byte, removed map[string]bool) []byte {
 	}
 	out.WriteByte('\n')
 	return out.Bytes()
+}
+
+// removals runs river-gc with args and sorts its removed[] by store; any
+// error, or a removal that is no store entry or saved run, fails t.
+func removals(t *testing.T, bin string, args []string) (got expected, reported int64) {
+	t.Helper()
+	stdout, stderr, code := run(t, bin, args...)
+	if code != 0 {
+		t.Fatalf("river-gc exit %d\n%s", code, stderr)
+	}
+	var res struct {
+		Removed []removedItem `json:"removed"`
+		Errors  []any         `json:"errors"`
+	}
+	if err := json.Unmarshal(stdout, &res); err != nil {
+		t.Fatalf("river-gc --json: %v\n%s", err, stdout)
+	}
+	got = expected{memory: map[string]bool{}, ledger: map[int]bool{}, runs: map[string]bool{}}
+	for _, r := range res.Removed {
+		reported += r.SizeBytes
+		memoryID, isMemory := strings.CutPrefix(r.Path, ".river/memory/index.json#")
+		ledgerLine, isLedger := strings.CutPrefix(r.Path, "artifacts/evals/results.jsonl#")
+		switch {
+		case isMemory:
+			id, err := url.PathUnescape(memoryID)
+			if err != nil || r.Entry != nil && (r.Entry.Store != ".river/memory/index.json" || r.Entry.ID != id) {
+				t.Errorf("removed %s: its entry is %+v", r.Path, r.Entry)
+			}
+			got.memory[id] = true
+		case isLedger:
+			n, err := strconv.Atoi(ledgerLine)
+			if err != nil || r.Entry != nil && (r.Entry.Store != "artifacts/evals/results.jsonl" || r.Entry.Line != n) {
+				t.Errorf("removed %s: its entry is %+v", r.Path, r.Entry)
+			}
+			got.ledger[n] = true
+		case strings.HasPrefix(r.Path, ".river/runs/"):
+			got.runs[r.Path] = true
+		default:
+			t.Errorf("removed something that is no store entry or saved run: %+v", r)
+		}
+	}
+	if len(res.Errors) > 0 {
+		t.Errorf("errors[]: %v", res.Errors)
+	}
+	return got, reported
+}
+
+// checkRemovals compares what river gc removed with what SPEC says.
+func checkRemovals(t *testing.T, got, ex expected) {
+	t.Helper()
+	for name, pair := range map[string][2][]string{
+		"memory entries": {sortedKeys(got.memory), sortedKeys(ex.memory)},
+		"saved runs":     {sortedKeys(got.runs), sortedKeys(ex.runs)},
+	} {
+		if !slices.Equal(pair[0], pair[1]) {
+			t.Errorf("%s removed: %d, want %d\n got %v\nwant %v", name, len(pair[0]), len(pair[1]), pair[0], pair[1])
+		}
+	}
+	if g, w := sortedKeys(got.ledger), sortedKeys(ex.ledger); !slices.Equal(g, w) {
+		t.Errorf("ledger lines removed: %v, want %v", g, w)
+	}
 }
