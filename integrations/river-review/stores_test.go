@@ -58,10 +58,16 @@ func testdata(t *testing.T, name string) string {
 // of upstream's tree and returns that copy and the simulator's log.
 func simulate(t *testing.T, args ...string) (repo string, log simLog) {
 	t.Helper()
+	return simulateSeed(t, "17", args...)
+}
+
+// simulateSeed is simulate with a seed of its own.
+func simulateSeed(t *testing.T, seed string, args ...string) (repo string, log simLog) {
+	t.Helper()
 	repo = upstream.Copy(t)
 	logPath := filepath.Join(t.TempDir(), "sim-log.json")
 	t.Setenv("SIM_NOW", simStart)
-	t.Setenv("SIM_SEED", "17")
+	t.Setenv("SIM_SEED", seed)
 	upstream.Node(t, repo, nil, append([]string{"--import", testdata(t, "fakeclock.mjs"),
 		testdata(t, "simulate-year.mjs"), "--repo", repo, "--log", logPath}, args...)...)
 	data, err := os.ReadFile(logPath)
