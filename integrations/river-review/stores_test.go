@@ -153,17 +153,13 @@ func expect(t *testing.T, log simLog, now string, days int64) expected {
 	ex := expected{memory: map[string]bool{}, ledger: map[int]bool{}, runs: map[string]bool{}}
 	remaining := 0
 	for _, m := range log.Memory {
-		var live bool
-		switch m.Type {
-		case "review", "eval_result":
-		case "suppression":
-			live = !revoked[m.ID] && (m.ContextExpiresAt == "" || m.ContextExpiresAt >= nowISO)
-		default:
-			exp := m.ExpiresAt
-			if exp == "" {
-				exp = m.ContextExpiresAt
-			}
-			live = m.Status == "active" && (exp == "" || epoch(t, exp) >= nowSec)
+		// Live (SPEC D3 as decision 74 reads it): knowledge — every type
+		// but the event records — whose status is active or absent, expired
+		// or not (queryMemory returns it); and a suppression that
+		// findActiveSuppressions would apply, whatever its status.
+		live := m.Type != "review" && m.Type != "eval_result" && (m.Status == "" || m.Status == "active")
+		if m.Type == "suppression" && !revoked[m.ID] && (m.ContextExpiresAt == "" || m.ContextExpiresAt >= nowISO) {
+			live = true
 		}
 		switch {
 		case live:

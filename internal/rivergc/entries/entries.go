@@ -34,6 +34,10 @@ type Entry struct {
 	// Live entries are never candidates (D3 live knowledge, D4 the newest
 	// two lines, an entry that cannot be read or named).
 	Live bool
+	// Expired: a memory entry whose expiresAt (or context.expiresAt) is
+	// at or before now; it is live all the same while its status is
+	// active (decision 74).
+	Expired bool
 	// Unreadable: a ledger line that is not a JSON object with an RFC 3339
 	// timestamp (kept and named in a warning).
 	Unreadable bool

@@ -62,11 +62,13 @@ func TestMemoryLiveness(t *testing.T) {
 		{"unknown type active", entry("a", "novel", map[string]any{"status": "active"}), true},
 		{"wontfix archived", entry("a", "wontfix", map[string]any{"status": "archived"}), false},
 		{"adr superseded", entry("a", "adr", map[string]any{"status": "superseded", "supersededBy": "b"}), false},
-		{"adr expired", entry("a", "adr", map[string]any{"expiresAt": past}), false},
+		// Expired but still active: queryMemory returns it (decision 74).
+		{"adr expired, still active", entry("a", "adr", map[string]any{"expiresAt": past}), true},
+		{"adr expired and archived", entry("a", "adr", map[string]any{"expiresAt": past, "status": "archived"}), false},
 		{"adr expires later", entry("a", "adr", map[string]any{"expiresAt": future}), true},
-		{"adr expires exactly now", entry("a", "adr", map[string]any{"expiresAt": "2026-06-01T00:00:00Z"}), false},
+		{"suppression active status, context expired", entry("a", "suppression", map[string]any{"context": map[string]any{"active": true, "expiresAt": past}}), true},
 		{"adr unparseable expiry stays", entry("a", "adr", map[string]any{"expiresAt": "soon"}), true},
-		{"adr context.expiresAt past", entry("a", "adr", map[string]any{"context": map[string]any{"expiresAt": past}}), false},
+		{"pattern context.expiresAt past, archived", entry("a", "pattern", map[string]any{"status": "archived", "context": map[string]any{"expiresAt": past}}), false},
 		{"review active is an event", entry("a", "review", nil), false},
 		{"eval_result is an event", entry("a", "eval_result", map[string]any{"status": "active"}), false},
 		{"suppression active", entry("a", "suppression", map[string]any{"context": map[string]any{"active": true}}), true},
@@ -273,6 +275,24 @@ func TestLedgerFewLines(t *testing.T) {
 			if !e.Live {
 				t.Errorf("%q: %+v not guarded", in, e)
 			}
+		}
+	}
+}
+
+func TestExpired(t *testing.T) {
+	data := index(t,
+		entry("a", "adr", map[string]any{"expiresAt": "2026-06-01T00:00:00Z"}),
+		entry("b", "adr", map[string]any{"context": map[string]any{"expiresAt": "2026-05-31T23:59:59Z"}}),
+		entry("c", "adr", map[string]any{"expiresAt": "2026-06-01T00:00:01Z"}),
+		entry("d", "adr", map[string]any{"expiresAt": "soon"}),
+	)
+	st, err := ParseMemory(store, data, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, true, false, false} {
+		if e := st.Entries[i]; e.Expired != want || !e.Live {
+			t.Errorf("%s: expired %v live %v, want expired %v and live", e.ID, e.Expired, e.Live, want)
 		}
 	}
 }

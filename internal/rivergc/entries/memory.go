@@ -167,30 +167,38 @@ func nameAll(st *Store, memos []memo, now int64) {
 		if m.rec.Type == "suppression" {
 			e.refs = append(e.refs, resurfaces[e.ID]...)
 		}
-		e.Live = liveKnowledge(m, now) || liveSuppression(m, revoked[e.ID], nowISO)
+		e.Live = liveKnowledge(m) || liveSuppression(m, revoked[e.ID], nowISO)
+		e.Expired = expired(m, now)
 	}
 }
 
-// liveKnowledge: any type but the event records, status active or
-// absent, not expired (expiresAt, else context.expiresAt, at or before
-// now) (SPEC D3).
-func liveKnowledge(m memo, now int64) bool {
+// liveKnowledge: any type but the event records whose status is active
+// or absent (SPEC D3, decision 74). An expired entry (expiresAt, else
+// context.expiresAt, at or before now) whose status is still active stays
+// too: upstream's queryMemory returns every active entry whatever its
+// expiry, and D3 requires it to answer the same after a compaction. Once
+// upstream's expireEntries archives it, it is a candidate. Expired tells
+// whether an entry is expired, for the record.
+func liveKnowledge(m memo) bool {
 	if m.rec.Type == "review" || m.rec.Type == "eval_result" {
 		return false
 	}
-	if m.rec.Status != nil && m.rec.Status != "active" {
-		return false
-	}
+	return m.rec.Status == nil || m.rec.Status == "active"
+}
+
+// expired reports whether the entry's expiresAt (else context.expiresAt)
+// is at or before now.
+func expired(m memo, now int64) bool {
 	exp := m.rec.ExpiresAt
 	if exp == nil {
 		exp = m.ctx.ExpiresAt
 	}
 	if s, ok := exp.(string); ok && s != "" {
 		if t, ok := rfc3339.Unix(s); ok && t <= now {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // liveSuppression mirrors upstream's findActiveSuppressions at now: a
