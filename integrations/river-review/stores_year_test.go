@@ -271,15 +271,33 @@ func removals(t *testing.T, bin string, args []string) (got expected, reported i
 // checkRemovals compares what river gc removed with what SPEC says.
 func checkRemovals(t *testing.T, got, ex expected) {
 	t.Helper()
-	for name, pair := range map[string][2][]string{
-		"memory entries": {sortedKeys(got.memory), sortedKeys(ex.memory)},
-		"saved runs":     {sortedKeys(got.runs), sortedKeys(ex.runs)},
-	} {
-		if !slices.Equal(pair[0], pair[1]) {
-			t.Errorf("%s removed: %d, want %d\n got %v\nwant %v", name, len(pair[0]), len(pair[1]), pair[0], pair[1])
+	diff(t, "memory entries", got.memory, ex.memory)
+	diff(t, "ledger lines", got.ledger, ex.ledger)
+	diff(t, "saved runs", got.runs, ex.runs)
+}
+
+// diff reports, for one store, what was removed but not expected and what
+// was expected but not removed (the first ten of each).
+func diff[K string | int](t *testing.T, name string, got, want map[K]bool) {
+	t.Helper()
+	if maps.Equal(got, want) {
+		return
+	}
+	var extra, missing []K
+	for _, k := range sortedKeys(got) {
+		if !want[k] {
+			extra = append(extra, k)
 		}
 	}
-	if g, w := sortedKeys(got.ledger), sortedKeys(ex.ledger); !slices.Equal(g, w) {
-		t.Errorf("ledger lines removed: %v, want %v", g, w)
+	for _, k := range sortedKeys(want) {
+		if !got[k] {
+			missing = append(missing, k)
+		}
 	}
+	t.Errorf("%s: removed %d, want %d; not expected %v; not removed %v", name, len(got), len(want), first(extra), first(missing))
+}
+
+// first returns at most the first ten of xs.
+func first[K any](xs []K) []K {
+	return xs[:min(len(xs), 10)]
 }
