@@ -97,7 +97,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		removed[d.Path] = d
 	}
 	m, _ := gitignore.Compile(cfg.Excludes) // validated by the caller
-	live := map[string]bool{} // an entry scope's guards are exact names: one lookup each
+	live := map[string]bool{}               // an entry scope's guards are exact names: one lookup each
 	if scope.Store() != "" {
 		for _, g := range sc.input.HardGuards {
 			live[g] = true
