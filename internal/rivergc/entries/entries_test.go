@@ -139,6 +139,10 @@ func TestSupersededByIsKept(t *testing.T) {
 	if got := st.Referenced(map[string]bool{store + "#mid": true}); !slices.Equal(got, []string{store + "#mid"}) {
 		t.Errorf("got %v", got)
 	}
+	// Transitively: a kept "old" keeps mid, which keeps new, in one round.
+	if got := st.Referenced(map[string]bool{store + "#mid": true, store + "#new": true}); !slices.Equal(got, []string{store + "#mid", store + "#new"}) {
+		t.Errorf("transitive: got %v", got)
+	}
 	if got := st.Referenced(map[string]bool{store + "#old": true}); got != nil {
 		t.Errorf("nothing refers to old, got %v", got)
 	}

@@ -97,6 +97,12 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		removed[d.Path] = d
 	}
 	m, _ := gitignore.Compile(cfg.Excludes) // validated by the caller
+	live := map[string]bool{}               // an entry scope's guards are exact names: one lookup each
+	if scope.Store() != "" {
+		for _, g := range sc.input.HardGuards {
+			live[g] = true
+		}
+	}
 	for _, f := range sc.files {
 		fv := fileVerdict{scope: scope, file: f, verdict: VerdictKeep}
 		nfc := norm.NFC.String(f.Path)
@@ -105,9 +111,9 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			fv.verdict = VerdictTracked
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc):
 			fv.verdict = VerdictUnjudgeable
-		case guarded(sc.input.HardGuards, nfc) && scope.Store() != "":
+		case scope.Store() != "" && live[nfc]:
 			fv.verdict = VerdictLive
-		case guarded(sc.input.HardGuards, nfc):
+		case scope.Store() == "" && guarded(sc.input.HardGuards, nfc):
 			fv.verdict = VerdictGuarded
 		case m.Match(nfc):
 			fv.verdict = VerdictExcluded

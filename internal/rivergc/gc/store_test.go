@@ -228,3 +228,28 @@ func TestInventoryCarriesTheClosure(t *testing.T) {
 		t.Errorf("the engine on the emitted document removes %v", got)
 	}
 }
+
+// TestInterruptedRunRewritesNothing: after SIGINT/SIGTERM (a cancelled
+// context) no store is rewritten; errors[] says how many entries were not
+// removed and the outcome keeps them.
+func TestInterruptedRunRewritesNothing(t *testing.T) {
+	root := storeRoot(t, testIndex)
+	cfg := config(t, root, true)
+	cfg.Scopes = []skill.Scope{skill.ScopeMemoryEntries}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := Run(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var intr *fserr.InterruptedError
+	if len(out.Errors) != 1 || !errors.As(out.Errors[0].Err, &intr) || intr.NotAttempted != 1 {
+		t.Fatalf("errors %v", out.Errors)
+	}
+	if got := removedPaths(out); got != nil {
+		t.Errorf("removed %v", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ".river/memory/index.json")); string(got) != testIndex {
+		t.Errorf("rewritten")
+	}
+}
