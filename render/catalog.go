@@ -103,6 +103,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	keyGCHeader: {
 		"river gc (%s) — retention: %s 日 / %s 件 / %s MiB (scope ごと), 基準時刻 %s",
 		"river gc (%s) — retention per scope: age limit %s d, at most %s entries, at most %s MiB; now %s"},
+	"gc-header-scope": {
+		"  scope %s だけ: %s 日 / %s 件 / %s MiB",
+		"  scope %s only: age limit %s d, at most %s entries, at most %s MiB"},
 	keyGCScope:       {"scope", "scope"},
 	keyGCKept:        {"保持", "kept"},
 	keyGCSize:        {"サイズ", "size"},
@@ -159,6 +162,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-unjudgeable-name": {
 		"scope %s: エンジンが判定できない名前のファイル %s 件を保持しました (最初: %s)。名前を変更すると判定対象になります。",
 		"scope %s: files kept because the engine cannot judge their names: %s (first: %s); rename them to have them judged."},
+	"gc-warn-unreadable-entry": {
+		"scope %s: 読めない行 %s 件を保持しました (最初: %s)。JSON オブジェクトで RFC 3339 の timestamp を持つ行だけが判定されます。",
+		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object with an RFC 3339 timestamp is judged."},
 	"gc-warn-future-timestamp": {
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},
@@ -188,6 +194,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-err-op-read-dir":    {"ディレクトリを読めません: %s", "cannot read directory: %s"},
 	"gc-err-op-stat":        {"stat できません: %s", "cannot stat: %s"},
 	"gc-err-op-read-meta":   {"メタデータを読めません: %s", "cannot read metadata: %s"},
+	"gc-err-op-read-store":  {"エントリを判定するファイルを読めません: %s", "cannot read the store: %s"},
+	"gc-err-op-rewrite":     {"書き換えませんでした: %s", "not rewritten: %s"},
+	"gc-err-not-store":      {"書き手の形式ではありません (Riverbed index は entries 配列を持つ 1 つのオブジェクト)", "not in its writer's form (a Riverbed index is one object with an entries array)"},
 	"gc-err-op-judge":       {"判定できません: %s", "cannot judge: %s"},
 	"gc-err-op-restore":     {"元の名前に戻せません: %s", "cannot restore: %s"},
 	"gc-err-op-lock":        {"ロックを取得できません: %s", "cannot lock: %s"},
@@ -226,6 +235,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-keep": {
 		"→ 保持: すべての上限内 (%s 日 / %s 件 / %s MiB)", "→ keep: within every limit (age limit %s d, at most %s entries, at most %s MiB)"},
 	"gc-verdict-guarded":      {"→ 保持: single source (またはその参照先) のため削除しません", "→ keep: a single source (or its target); never deleted"},
+	"gc-verdict-live":         {"→ 保持: 生きているエントリ (または保持されるエントリが参照している)", "→ keep: a live entry (or one a kept entry refers to); never removed"},
 	"gc-verdict-excluded":     {"→ 保持: --exclude に一致", "→ keep: matched --exclude"},
 	"gc-verdict-tracked":      {"→ 保持: git 管理下 (または .gitkeep/.keep)", "→ keep: tracked in git (or .gitkeep/.keep)"},
 	"gc-verdict-unjudgeable":  {"→ 保持: エンジンが判定できない名前", "→ keep: a name the engine cannot judge"},

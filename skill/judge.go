@@ -30,9 +30,7 @@ func Judge(in Input) (Result, error) {
 		excludes: excludes.Session(),
 		res:      Result{Status: StatusOK, Scope: in.Scope, Evaluated: true},
 	}
-	if src := in.Scope.SingleSource(); src != "" {
-		j.builtin = newGuards(src)
-	}
+	j.builtin = newGuards(in.Scope.SingleSources()...)
 	invalid := retentionQuestions(in.Retention)
 	if len(invalid) == 0 {
 		j.pol = newPolicy(in.Retention, in.Now)

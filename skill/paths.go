@@ -48,6 +48,10 @@ func (s Scope) InScope(nfc string) bool {
 		return globAffix(name, "review-artifact", ".json") || globAffix(name, "review-", ".md")
 	case ScopeTmp:
 		return strings.HasPrefix(nfc, ".river/tmp/") || strings.HasPrefix(nfc, "artifacts/.tmp/")
+	case ScopeRuns:
+		return strings.HasPrefix(nfc, ".river/runs/")
+	case ScopeMemoryEntries, ScopeEvalLedger:
+		return strings.HasPrefix(nfc, s.Store()+"#")
 	}
 	return false
 }
@@ -57,18 +61,29 @@ func globAffix(name, prefix, suffix string) bool {
 	return len(name) >= len(prefix)+len(suffix) && strings.HasPrefix(name, prefix) && strings.HasSuffix(name, suffix)
 }
 
-// SingleSource returns the scope's built-in single source of truth, which
-// is always hard-guarded, or "" for tmp, which has none.
+// SingleSource returns the scope's first built-in single source of truth,
+// which is always hard-guarded, or "" for a scope that has none.
 func (s Scope) SingleSource() string {
-	switch s {
-	case ScopeMemory:
-		return ".river/memory/index.json"
-	case ScopeEvals:
-		return "artifacts/evals/latest"
-	case ScopeReviewArtifacts:
-		return "artifacts/review-artifact.schema.json"
+	if srcs := s.SingleSources(); len(srcs) > 0 {
+		return srcs[0]
 	}
 	return ""
+}
+
+// SingleSources returns every built-in single source of the scope (SPEC
+// A6): evals has two, the current run (latest) and the eval ledger, which
+// no policy deletes whole (SPEC D4); tmp, runs and the entry scopes have
+// none.
+func (s Scope) SingleSources() []string {
+	switch s {
+	case ScopeMemory:
+		return []string{MemoryIndex}
+	case ScopeEvals:
+		return []string{"artifacts/evals/latest", EvalLedger}
+	case ScopeReviewArtifacts:
+		return []string{"artifacts/review-artifact.schema.json"}
+	}
+	return nil
 }
 
 // guardPrefix turns a hard guard string into the path it protects: a
@@ -132,6 +147,8 @@ func (s Scope) Dirs() []string {
 		return []string{"artifacts"}
 	case ScopeTmp:
 		return []string{".river/tmp", "artifacts/.tmp"}
+	case ScopeRuns:
+		return []string{".river/runs"}
 	}
 	return nil
 }

@@ -9,31 +9,60 @@ package skill
 
 import "github.com/plangate-gc/plangate-gc/internal/jsonnum"
 
-// Scope names one of the four artifact families river gc collects.
+// Scope names one of the artifact families river gc collects.
 type Scope string
 
-// The four scopes, in the order river gc reports them.
+// The scopes, in the order river gc reports them: the four of seed 000,
+// then the saved review runs and the two entry scopes of SPEC D, whose
+// "paths" are entries inside one file (SPEC D2).
 const (
 	ScopeMemory          Scope = "memory"
 	ScopeEvals           Scope = "evals"
 	ScopeReviewArtifacts Scope = "review-artifacts"
 	ScopeTmp             Scope = "tmp"
+	ScopeRuns            Scope = "runs"
+	ScopeMemoryEntries   Scope = "memory-entries"
+	ScopeEvalLedger      Scope = "eval-ledger"
 )
 
 // Scopes returns every scope in the fixed order memory, evals,
-// review-artifacts, tmp.
+// review-artifacts, tmp, runs, memory-entries, eval-ledger.
 func Scopes() []Scope {
+	return []Scope{ScopeMemory, ScopeEvals, ScopeReviewArtifacts, ScopeTmp, ScopeRuns, ScopeMemoryEntries, ScopeEvalLedger}
+}
+
+// DefaultScopes returns the four scopes seed 000's "all" means; the
+// scopes of SPEC D are opt-in.
+func DefaultScopes() []Scope {
 	return []Scope{ScopeMemory, ScopeEvals, ScopeReviewArtifacts, ScopeTmp}
 }
 
-// Valid reports whether s is one of the four scopes.
+// Valid reports whether s is one of the scopes.
 func (s Scope) Valid() bool {
 	switch s {
-	case ScopeMemory, ScopeEvals, ScopeReviewArtifacts, ScopeTmp:
+	case ScopeMemory, ScopeEvals, ScopeReviewArtifacts, ScopeTmp, ScopeRuns, ScopeMemoryEntries, ScopeEvalLedger:
 		return true
 	}
 	return false
 }
+
+// Store returns the file whose entries an entry scope judges (SPEC D2),
+// or "" for a scope of files.
+func (s Scope) Store() string {
+	switch s {
+	case ScopeMemoryEntries:
+		return MemoryIndex
+	case ScopeEvalLedger:
+		return EvalLedger
+	}
+	return ""
+}
+
+// The two single-source files whose entries are judged (SPEC D2).
+const (
+	MemoryIndex = ".river/memory/index.json"
+	EvalLedger  = "artifacts/evals/results.jsonl"
+)
 
 // MaxSafe is 2^53−1, the bound of every integer the engine takes: sizes,
 // timestamps and now (SPEC A2), the largest integer a double holds exactly.

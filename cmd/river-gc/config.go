@@ -11,7 +11,6 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
-	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
 	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gitindex"
@@ -29,8 +28,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	var cfg gc.Config
 	for _, f := range []struct {
 		name, value string
-	}{{"retention-days", c.RetentionDays}, {"max-entries", c.MaxEntries}, {"max-size-mb", c.MaxSizeMb},
-		{"now", c.Now}, {"output-file", c.OutputFile}, {"root", c.Root}, {"summary-file", c.SummaryFile}} {
+	}{{"now", c.Now}, {"output-file", c.OutputFile}, {"root", c.Root}, {"summary-file", c.SummaryFile}} {
 		if set[f.name] && strings.TrimSpace(f.value) == "" {
 			return cfg, configErrorf("--%s: empty value; give one or leave the flag out", f.name)
 		}
@@ -38,9 +36,10 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	for _, list := range []struct {
 		name   string
 		values []string
-	}{{"scope", c.Scope}, {"exclude", c.Exclude}} {
+	}{{"scope", c.Scope}, {"exclude", c.Exclude}, {"retention-days", c.RetentionDays}, {"max-entries", c.MaxEntries},
+		{"max-size-mb", c.MaxSizeMb}} {
 		for _, v := range list.values {
-			if v == "" {
+			if strings.TrimSpace(v) == "" {
 				return cfg, configErrorf("--%s: empty value; give one or leave the flag out", list.name)
 			}
 		}
@@ -76,17 +75,9 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	days, ok := jsonnum.Parse(c.RetentionDays)
-	if !ok || days.Negative {
-		return cfg, configErrorf("--retention-days %q: want a number ≥ 0", c.RetentionDays)
-	}
-	entries, ok := jsonnum.Parse(c.MaxEntries)
-	if !ok || !entries.Integral || entries.Negative || entries.Zero {
-		return cfg, configErrorf("--max-entries %q: want an integer ≥ 1", c.MaxEntries)
-	}
-	size, ok := jsonnum.Parse(c.MaxSizeMb)
-	if !ok || size.Negative || size.Zero {
-		return cfg, configErrorf("--max-size-mb %q: want a number > 0", c.MaxSizeMb)
+	retention, perScope, err := c.policy(scopes)
+	if err != nil {
+		return cfg, err
 	}
 	for _, p := range c.Exclude {
 		if gitignore.Validate(p) != nil && strings.Contains(p, ",") && allValid(strings.Split(p, ",")) {
@@ -131,7 +122,8 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		Root:      root,
 		Tracked:   tracked,
 		Scopes:    scopes,
-		Retention: skill.Retention{Days: days, MaxEntries: entries, MaxSizeMb: size},
+		Retention: retention,
+		PerScope:  perScope,
 		Now:       now,
 		Excludes:  c.Exclude,
 		Mode:      mode,
@@ -139,8 +131,8 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	}, nil
 }
 
-// resolveScopes expands all, de-duplicates and orders the scopes as
-// memory, evals, review-artifacts, tmp.
+// resolveScopes expands all (seed 000's four scopes), de-duplicates and
+// orders the scopes as skill.Scopes() does.
 func resolveScopes(given []string) ([]skill.Scope, error) {
 	if len(given) == 0 {
 		given = []string{"all"}
@@ -149,7 +141,7 @@ func resolveScopes(given []string) ([]skill.Scope, error) {
 	for _, s := range given {
 		switch {
 		case s == "all":
-			for _, sc := range skill.Scopes() {
+			for _, sc := range skill.DefaultScopes() {
 				want[sc] = true
 			}
 		case skill.Scope(s).Valid():
@@ -157,7 +149,7 @@ func resolveScopes(given []string) ([]skill.Scope, error) {
 		case strings.Contains(s, ","):
 			return nil, &configError{err: cliparse.ListHint("--scope", s)}
 		default:
-			return nil, configErrorf("--scope %q: want memory, evals, review-artifacts, tmp or all", s)
+			return nil, configErrorf("--scope %q: want memory, evals, review-artifacts, tmp, runs, memory-entries, eval-ledger or all", s)
 		}
 	}
 	return slices.DeleteFunc(skill.Scopes(), func(s skill.Scope) bool { return !want[s] }), nil

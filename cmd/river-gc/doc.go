@@ -22,11 +22,15 @@
 //	--retention-days N     remove entries older than N days (default 90)
 //	--max-entries N        keep at most N entries per scope (default 1000)
 //	--max-size-mb N        keep at most N MB (1048576 bytes) per scope
-//	                       (default 500)
+//	                       (default 500); each of the three also takes
+//	                       SCOPE=N for one scope (repeatable; the last of
+//	                       each wins), e.g. --retention-days tmp=7
 //	--now RFC3339          pin the reference time (default: the clock,
 //	                       which breaks determinism)
-//	--scope SCOPE          memory, evals, review-artifacts, tmp or all;
-//	                       repeatable, one value per flag (default all)
+//	--scope SCOPE          memory, evals, review-artifacts, tmp or all
+//	                       (those four); the opt-in runs, memory-entries,
+//	                       eval-ledger; repeatable, one value per flag
+//	                       (default all)
 //	--exclude GLOB         protect paths matching a .gitignore-syntax glob;
 //	                       repeatable, one value per flag
 //	--dry-run              list candidates only (the default without

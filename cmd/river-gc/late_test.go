@@ -25,8 +25,8 @@ func TestOutputPathsRecheckedAtWriteTime(t *testing.T) {
 		}
 	}
 	t.Chdir(repo)
-	c := cli{JSON: true, OutputFile: "out/gc.json", SummaryFile: "out/summary.md", RetentionDays: "90",
-		MaxEntries: "1000", MaxSizeMb: "500", Now: "2025-11-29T00:00:00Z", Timestamp: "metadata", Lang: "en"}
+	c := cli{JSON: true, OutputFile: "out/gc.json", SummaryFile: "out/summary.md", RetentionDays: []string{"90"},
+		MaxEntries: []string{"1000"}, MaxSizeMb: []string{"500"}, Now: "2025-11-29T00:00:00Z", Timestamp: "metadata", Lang: "en"}
 	cfg, err := c.config(map[string]bool{"now": true})
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -124,4 +125,15 @@ func ourSkillDir(t *testing.T) (dir, rel string) {
 		t.Fatal(err)
 	}
 	return dir, rel
+}
+
+// buildRiverGC builds river-gc from this module into a temporary directory.
+func buildRiverGC(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "river-gc")
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/plangate-gc/plangate-gc/cmd/river-gc")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build river-gc: %v\n%s", err, out)
+	}
+	return bin
 }

@@ -23,10 +23,7 @@ func riverGC(t *testing.T) (inventory, findings, artifact []byte) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not available to build river-gc")
 	}
-	bin := filepath.Join(t.TempDir(), "river-gc")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/plangate-gc/plangate-gc/cmd/river-gc").CombinedOutput(); err != nil {
-		t.Fatalf("building river-gc: %v\n%s", err, out)
-	}
+	bin := buildRiverGC(t)
 	root := t.TempDir()
 	old := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, f := range []struct {

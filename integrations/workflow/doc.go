@@ -1,3 +1,4 @@
 // Package workflow holds example files for users of plangate-gc and
-// river-gc (weekly-gc.yml, a GitHub Actions workflow); its tests lint them.
+// river-gc (river-gc-weekly.yml, a GitHub Actions workflow); its tests lint
+// them and check them against upstream River Review's own workflows.
 package workflow

@@ -17,7 +17,11 @@ import (
 // directory (the module proxy or cache must serve it, else the test skips).
 const actionlintPkg = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
 
-// TestWorkflowLints runs actionlint over weekly-gc.yml.
+// workflowFile is the weekly workflow; its name must differ from every
+// workflow upstream ships (upstream has its own weekly-gc.yml).
+const workflowFile = "river-gc-weekly.yml"
+
+// TestWorkflowLints runs actionlint over the weekly workflow.
 func TestWorkflowLints(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: actionlint is built with go install")
@@ -28,7 +32,7 @@ func TestWorkflowLints(t *testing.T) {
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Skipf("cannot build %s (no module proxy or cache?): %v\n%s", actionlintPkg, err, out)
 	}
-	lint := exec.Command(filepath.Join(gobin, "actionlint"), "-no-color", "-shellcheck=", "-pyflakes=", "weekly-gc.yml")
+	lint := exec.Command(filepath.Join(gobin, "actionlint"), "-no-color", "-shellcheck=", "-pyflakes=", workflowFile)
 	out, err := lint.CombinedOutput()
 	var exit *exec.ExitError
 	switch {
@@ -45,6 +49,7 @@ type workflow struct {
 	Env         map[string]string `yaml:"env"`
 	Jobs        map[string]struct {
 		Steps []struct {
+			ID   string            `yaml:"id"`
 			Name string            `yaml:"name"`
 			Uses string            `yaml:"uses"`
 			If   string            `yaml:"if"`
@@ -58,7 +63,7 @@ type workflow struct {
 // memory comes from and goes back to the riverbed-memory artifact, river-gc
 // is pinned and run with the flags of Part C, and failures open an issue.
 func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
-	data, err := os.ReadFile("weekly-gc.yml")
+	data, err := os.ReadFile(workflowFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +77,7 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 	if v := wf.Env["RIVER_GC_VERSION"]; !regexp.MustCompile(`^(v\d+\.\d+\.\d+|[0-9a-f]{40})$`).MatchString(v) {
 		t.Errorf("RIVER_GC_VERSION %q is not a release tag or a full commit", v)
 	}
-	pinned := regexp.MustCompile(`^[\w-]+/[\w-]+@(v\d+\.\d+\.\d+|[0-9a-f]{40})$`)
+	pinned := regexp.MustCompile(`^[\w-]+/[\w-]+@(v\d+(\.\d+\.\d+)?|[0-9a-f]{40})$`)
 	var downloads, uploads, issue int
 	var gcRun, install string
 	for _, job := range wf.Jobs {
@@ -86,7 +91,8 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 					downloads++
 				}
 			case strings.HasPrefix(s.Uses, "actions/upload-artifact@"):
-				if s.With["name"] == "riverbed-memory" && s.With["path"] == ".river/memory" {
+				if s.With["name"] == "riverbed-memory" && s.With["path"] == ".river/memory/index.json" &&
+					strings.Contains(s.If, "steps.after.outputs.changed == 'true'") {
 					uploads++
 				}
 				if s.With["path"] == "artifacts/gc-result.json" {
@@ -109,7 +115,8 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 	if !strings.Contains(install, "github.com/plangate-gc/plangate-gc/cmd/river-gc@${RIVER_GC_VERSION}") {
 		t.Errorf("river-gc is not installed at the pinned version: %q", install)
 	}
-	for _, flag := range []string{"--force", "--json", "--output-file artifacts/gc-result.json", `--summary-file "$GITHUB_STEP_SUMMARY"`} {
+	for _, flag := range []string{"--force", "--json", "--output-file artifacts/gc-result.json", `--summary-file "$GITHUB_STEP_SUMMARY"`,
+		"--scope all", "--scope runs", "--scope memory-entries", "--scope eval-ledger"} {
 		if !strings.Contains(strings.ReplaceAll(gcRun, "\\\n", " "), flag) {
 			t.Errorf("river-gc step lacks %s:\n%s", flag, gcRun)
 		}

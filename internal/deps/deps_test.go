@@ -26,9 +26,11 @@ var allowed = map[string][]string{
 	"internal/rivergc/scan":     {"internal/eintr", "internal/fserr", "internal/rfc3339", "skill"},
 	"internal/rivergc/sweep":    {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/gitindex": {"internal/eintr", "internal/fserr"},
-	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/journal", "internal/rivergc/scan", "skill", "internal/rivergc/sweep"},
+	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/journal", "internal/rivergc/scan", "skill", "internal/rivergc/sweep", "internal/rivergc/entries", "internal/rivergc/rewrite", "internal/rfc3339"},
 	"internal/rivergc/journal":  {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/outfile":  {"internal/rivergc/gc", "internal/rivergc/journal", "skill"},
+	"internal/rivergc/entries":  {"internal/rfc3339"},
+	"internal/rivergc/rewrite":  {"internal/eintr", "internal/fserr"},
 	"internal/report":           {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
 
 	"cmd/plangate-gc": {"internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},

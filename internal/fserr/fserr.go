@@ -20,26 +20,32 @@ type Op string
 
 // The operations river gc performs on the file system.
 const (
-	OpOpenRoot Op = "open-root" // opening or locking the root directory
-	OpOpenDir  Op = "open-dir"  // opening a directory below the root
-	OpReadDir  Op = "read-dir"  // listing a directory
-	OpStat     Op = "stat"      // examining an entry
-	OpReadMeta Op = "read-meta" // reading a JSON file's metadata timestamp
-	OpJudge    Op = "judge"     // handing a file to the engine
-	OpDelete   Op = "delete"    // deleting a file
-	OpRestore  Op = "restore"   // putting back a file held under a private name
-	OpLock     Op = "lock"      // taking the root's lock
-	OpJournal  Op = "journal"   // reading or writing the intent journal
+	OpOpenRoot  Op = "open-root"  // opening or locking the root directory
+	OpOpenDir   Op = "open-dir"   // opening a directory below the root
+	OpReadDir   Op = "read-dir"   // listing a directory
+	OpStat      Op = "stat"       // examining an entry
+	OpReadMeta  Op = "read-meta"  // reading a JSON file's metadata timestamp
+	OpJudge     Op = "judge"      // handing a file to the engine
+	OpDelete    Op = "delete"     // deleting a file
+	OpRestore   Op = "restore"    // putting back a file held under a private name
+	OpLock      Op = "lock"       // taking the root's lock
+	OpReadStore Op = "read-store" // reading a single source whose entries are judged (SPEC D2)
+	OpRewrite   Op = "rewrite"    // rewriting a single source without removed entries (SPEC D5)
+	OpJournal   Op = "journal"    // reading or writing the intent journal
 )
 
 // Sentinel causes, for errors.Is. An errno from the kernel is a cause too.
 var (
-	ErrChanged     = errors.New("changed since scan")
-	ErrNotRegular  = errors.New("not a regular file")
-	ErrNotDir      = errors.New("not a directory")
-	ErrOtherMount  = errors.New("on another mount")
-	ErrNotUTF8     = errors.New("name is not valid UTF-8")
-	ErrTooLarge    = errors.New("beyond 2^53-1")
+	ErrChanged    = errors.New("changed since scan")
+	ErrNotRegular = errors.New("not a regular file")
+	ErrNotDir     = errors.New("not a directory")
+	ErrOtherMount = errors.New("on another mount")
+	ErrNotUTF8    = errors.New("name is not valid UTF-8")
+	ErrTooLarge   = errors.New("beyond 2^53-1")
+	// ErrNotStore: a single source whose entries are judged is not in the
+	// form its writer gives it (SPEC D3: a Riverbed index must be one
+	// object with an entries array).
+	ErrNotStore    = errors.New("not in its writer's form")
 	ErrInterrupted = errors.New("interrupted")
 	ErrLocked      = errors.New("locked by another run")
 	// ErrUnknownScope: a scan was asked for a scope the engine does not know.

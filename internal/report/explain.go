@@ -26,7 +26,11 @@ func Explain(w io.Writer, exps []gc.Explanation, now int64, r skill.Retention, l
 		} else {
 			b.WriteString(p.Sprintf("gc-explain-nofile", Display(ex.Path)) + "\n")
 		}
-		b.WriteString("  " + verdictText(ex, r, p) + "\n")
+		sr := r
+		if ex.Retention != (skill.Retention{}) {
+			sr = ex.Retention
+		}
+		b.WriteString("  " + verdictText(ex, sr, p) + "\n")
 	}
 	return b.Flush()
 }

@@ -51,6 +51,12 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), strconv.Itoa(t.files))) + "**\n\n")
 	b.WriteString(mdText(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339))) + "\n\n")
+	if lines := scopeRetention(p, o, r); lines != nil {
+		for _, line := range lines {
+			b.WriteString("-" + mdText(line[1:]) + "\n")
+		}
+		b.WriteString("\n")
+	}
 	b.row(p.Sprintf("gc-scope"), p.Sprintf("gc-kept"), p.Sprintf("gc-size"), p.Sprintf("gc-removed"), p.Sprintf("gc-size"),
 		p.Sprintf("gc-guarded"), p.Sprintf("gc-excluded"), p.Sprintf("gc-tracked"))
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|\n")

@@ -55,6 +55,9 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	j.key("maxSizeMb")
 	j.lit(r.MaxSizeMb.Literal)
 	j.end('}')
+	if perScope(o, r) {
+		retentionPerScope(j, o, r)
+	}
 	j.key("removed")
 	j.begin('[')
 	for rm := range o.Removed() {
@@ -66,6 +69,21 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.b = strconv.AppendUint(j.b, rm.SizeBytes, 10)
 		j.key("reason")
 		j.str(string(rm.Reason))
+		if e := rm.Entry; e != nil {
+			j.key("entry")
+			j.begin('{')
+			j.key("store")
+			j.str(e.Store)
+			if e.Line > 0 {
+				j.int("line", int64(e.Line))
+				j.key("timestamp")
+				j.str(e.Timestamp)
+			} else {
+				j.key("id")
+				j.str(e.ID)
+			}
+			j.end('}')
+		}
 		j.end('}')
 		j.spill()
 	}
@@ -356,3 +374,38 @@ func HumanBytes(digits string) string {
 type printer struct{ lang render.Lang }
 
 func (p printer) Sprintf(key string, args ...any) string { return render.Message(p.lang, key, args...) }
+
+// perScope reports whether some scope has a policy of its own (SPEC D6):
+// only then is retentionPerScope written, so a run without SCOPE=VALUE
+// flags keeps seed 000's result byte for byte.
+func perScope(o gc.Outcome, r skill.Retention) bool {
+	for _, s := range o.Scopes {
+		if s.Retention != r && s.Retention != (skill.Retention{}) {
+			return true
+		}
+	}
+	return false
+}
+
+// retentionPerScope writes, for every resolved scope, the policy applied
+// to it.
+func retentionPerScope(j *layout, o gc.Outcome, r skill.Retention) {
+	j.key("retentionPerScope")
+	j.begin('{')
+	for _, s := range o.Scopes {
+		sr := s.Retention
+		if sr == (skill.Retention{}) {
+			sr = r
+		}
+		j.key(string(s.Scope))
+		j.begin('{')
+		j.key("days")
+		j.lit(sr.Days.Literal)
+		j.key("maxEntries")
+		j.lit(sr.MaxEntries.Literal)
+		j.key("maxSizeMb")
+		j.lit(sr.MaxSizeMb.Literal)
+		j.end('}')
+	}
+	j.end('}')
+}

@@ -63,6 +63,18 @@ func reclaimed(o gc.Outcome, t totals) skill.Bytes {
 	return t.bytes
 }
 
+// scopeRetention words, one line each, the scopes whose policy is their
+// own (SPEC D6), in scope order.
+func scopeRetention(p printer, o gc.Outcome, r skill.Retention) []string {
+	var lines []string
+	for _, s := range o.Scopes {
+		if sr := s.Retention; sr != r && sr != (skill.Retention{}) {
+			lines = append(lines, p.Sprintf("gc-header-scope", string(s.Scope), sr.Days.Literal, sr.MaxEntries.Literal, sr.MaxSizeMb.Literal))
+		}
+	}
+	return lines
+}
+
 // Summary writes river gc's human summary in lang: the totals (like
 // docker's "Total reclaimed space"), the header with mode, retention and
 // now, the per-scope table, the removals aligned in columns, river gc's warnings
@@ -80,6 +92,9 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	}
 	b.WriteString(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
+	for _, line := range scopeRetention(p, o, r) {
+		b.WriteString(line + "\n")
+	}
 	widths := []int{18, 8, 10, 8, 10, 10}
 	row := func(cells ...string) {
 		b.WriteString(pad(cells[0], widths[0], true))

@@ -35,7 +35,7 @@ func ErrorText(e *fserr.Error, lang render.Lang) string {
 		}
 		return cause
 	case fserr.OpOpenRoot, fserr.OpOpenDir, fserr.OpReadDir, fserr.OpStat, fserr.OpReadMeta, fserr.OpJudge,
-		fserr.OpRestore, fserr.OpLock, fserr.OpJournal:
+		fserr.OpRestore, fserr.OpLock, fserr.OpJournal, fserr.OpReadStore, fserr.OpRewrite:
 		return render.Message(lang, "gc-err-op-"+string(e.Op), cause)
 	}
 	return string(e.Op) + ": " + cause
@@ -87,7 +87,7 @@ func causeText(err error, lang render.Lang) string {
 	}{{fserr.ErrLocked, "gc-err-locked"}, {fserr.ErrTooLarge, "gc-err-too-large"}, {fserr.ErrOtherMount, "gc-err-other-mount"},
 		{fserr.ErrNotRegular, "gc-err-not-regular"}, {fserr.ErrNotDir, "gc-err-not-dir"}, {fserr.ErrChanged, "gc-err-changed-any"},
 		{fserr.ErrUnknownScope, "gc-err-unknown-scope"}, {fserr.ErrPrivateExists, "gc-err-private-exists"},
-		{fserr.ErrNameTaken, "gc-err-name-taken"}, {fserr.ErrBadPath, "gc-err-bad-path"},
+		{fserr.ErrNameTaken, "gc-err-name-taken"}, {fserr.ErrBadPath, "gc-err-bad-path"}, {fserr.ErrNotStore, "gc-err-not-store"},
 		{fserr.ErrJournalCorrupt, "gc-err-journal-corrupt"}, {fserr.ErrLinked, "gc-err-linked"}} {
 		if errors.Is(err, s.err) {
 			return render.Message(lang, s.key)
@@ -154,7 +154,7 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnAggressive:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
-	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo:
+	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo, gc.WarnUnreadableEntry:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, Display(w.Path))
 	case gc.WarnUnprotectedDelete:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)

@@ -33,6 +33,7 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 		ex := Explanation{Path: rel, Verdict: VerdictNotFound}
 		if fv, ok := j.files[rel]; ok {
 			ex = fv.explain(cfg.Now)
+			ex.Retention = cfg.retentionFor(fv.scope)
 		} else {
 			for _, e := range j.out.Errors {
 				if e.Path == rel {
@@ -59,6 +60,9 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 // scope (the engine's scope rules decide the rest).
 func inSelected(scopes []skill.Scope, rel string) bool {
 	for _, s := range scopes {
+		if st := s.Store(); st != "" && strings.HasPrefix(rel, st+"#") {
+			return true
+		}
 		for _, d := range s.Dirs() {
 			if strings.HasPrefix(rel, d+"/") {
 				return true
@@ -91,6 +95,12 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		removed[d.Path] = d
 	}
 	m, _ := gitignore.Compile(cfg.Excludes) // validated by the caller
+	live := map[string]bool{}               // an entry scope's guards are exact names: one lookup each
+	if scope.Store() != "" {
+		for _, g := range sc.input.HardGuards {
+			live[g] = true
+		}
+	}
 	for _, f := range sc.files {
 		fv := fileVerdict{scope: scope, file: f, verdict: VerdictKeep}
 		nfc := norm.NFC.String(f.Path)
@@ -99,7 +109,9 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			fv.verdict = VerdictTracked
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc):
 			fv.verdict = VerdictUnjudgeable
-		case guarded(sc.input.HardGuards, nfc):
+		case scope.Store() != "" && live[nfc]:
+			fv.verdict = VerdictLive
+		case scope.Store() == "" && guarded(sc.input.HardGuards, nfc):
 			fv.verdict = VerdictGuarded
 		case m.Match(nfc):
 			fv.verdict = VerdictExcluded

@@ -32,9 +32,12 @@ import (
 
 // Config is a validated river gc invocation.
 type Config struct {
-	Root      *Root
-	Scopes    []skill.Scope // resolved, de-duplicated, in skill.Scopes() order
+	Root   *Root
+	Scopes []skill.Scope // resolved, de-duplicated, in skill.Scopes() order
+	// Retention is the policy of every scope without an entry in
+	// PerScope (SPEC D6).
 	Retention skill.Retention
+	PerScope  map[skill.Scope]skill.Retention
 	Now       int64
 	Excludes  []string
 	Mode      Mode
@@ -47,6 +50,10 @@ type Config struct {
 	// note (--debug).
 	OnFile func(scope skill.Scope, f scan.File)
 	OnNote func(scope skill.Scope, n scan.Note)
+	// Intend, when set, is told about each single-source rewrite after
+	// its temporary file is written and before it replaces the original
+	// (rewrite.Options.Intend); an error stops that rewrite.
+	Intend func(temp, target string) error
 	// explain makes judge record every file's verdict (Explain).
 	explain bool
 	// Scanned, when set, is told after each scope how many files have been
@@ -131,6 +138,9 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		jn, rep = deleteJournaled(ctx, cfg, j.targets)
 		out.apply(rep)
 	}
+	if cfg.Mode == Force && len(j.rewrites) > 0 {
+		out.rewriteStores(ctx, cfg, j.rewrites)
+	}
 	out.sort()
 	recorded, err := true, error(nil)
 	if cfg.Record != nil {
@@ -172,6 +182,7 @@ func restorable(cfg Config, leftovers []string) []string {
 type judgement struct {
 	out       Outcome
 	targets   []sweep.Target
+	rewrites  []rewriteJob           // single sources to rewrite without removed entries (--force)
 	leftovers []string               // files held under a private name by a killed run
 	files     map[string]fileVerdict // every scanned path (for --explain)
 }
@@ -192,15 +203,16 @@ func judge(cfg Config) (judgement, error) {
 	excludes := newExcludeUse(cfg.Excludes)
 	total := 0
 	for _, scope := range cfg.Scopes {
-		sc := scanScope(cfg, scope, guards)
+		sc, store := scanAny(cfg, scope, guards)
 		j.out.Errors = append(j.out.Errors, sc.errs...)
+		j.out.Warnings = append(j.out.Warnings, sc.extra...)
 		res, err := skill.Judge(sc.input)
 		if err != nil {
 			return j, fmt.Errorf("judging scope %s: %w", scope, err)
 		}
-		so := ScopeOutcome{Scope: scope, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
+		so := ScopeOutcome{Scope: scope, Retention: sc.input.Retention, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
-				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos}
+				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
 		so.Result.Removed = nil // moved to so.Removed
 		// res.Removed and sc.files are both in path order: one merge walk
 		// finds each removed file's scan record, and keptSummary counts
@@ -216,13 +228,20 @@ func judge(cfg Config) (judgement, error) {
 			f := &sc.files[i]
 			i++
 			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource}
-			if cfg.Mode == Force {
+			if cfg.Mode == Force && store == nil && scope.Store() == "" {
 				j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 			}
 		}
 		for _, f := range sc.files[i:] {
 			so.Kept++
 			so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
+		}
+		if cfg.Mode == Force && store != nil && len(res.Removed) > 0 {
+			job := rewriteJob{storeRead: *store, removed: make(map[string]bool, len(res.Removed))}
+			for _, d := range res.Removed {
+				job.removed[d.Path] = true
+			}
+			j.rewrites = append(j.rewrites, job)
 		}
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
@@ -272,6 +291,9 @@ func (o *Outcome) apply(rep sweep.Report) {
 	}
 	for i := range o.Scopes {
 		s := &o.Scopes[i]
+		if s.Scope.Store() != "" {
+			continue // entries, not files: the store's rewrite settles them
+		}
 		n := 0
 		for k, d := range s.Removed {
 			switch {
@@ -317,7 +339,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
+		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 
 // Inventories returns the skill input document of every scope that has at
@@ -327,7 +349,7 @@ func Inventories(cfg Config) ([]skill.Input, []*fserr.Error) {
 	var errs []*fserr.Error
 	guards, _ := singleSources(cfg.Root, cfg.Scopes)
 	for _, scope := range cfg.Scopes {
-		sc := scanScope(cfg, scope, guards)
+		sc, _ := scanAny(cfg, scope, guards)
 		errs = append(errs, sc.errs...)
 		if len(sc.input.Paths) > 0 {
 			docs = append(docs, sc.input)
@@ -335,6 +357,27 @@ func Inventories(cfg Config) ([]skill.Input, []*fserr.Error) {
 	}
 	return docs, errs
 }
+
+// scanAny scans a scope of files, or reads the single source of an entry
+// scope (SPEC D2).
+func scanAny(cfg Config, scope skill.Scope, guards []string) (scopeScan, *storeRead) {
+	if scope.Store() != "" {
+		return scanStore(cfg, scope, guards)
+	}
+	return scanScope(cfg, scope, guards), nil
+}
+
+// retentionFor is the policy applied to a scope (SPEC D6).
+func (cfg Config) retentionFor(s skill.Scope) skill.Retention {
+	if r, ok := cfg.PerScope[s]; ok {
+		return r
+	}
+	return cfg.Retention
+}
+
+// RetentionFor is the policy applied to a scope: its own (SPEC D6) or the
+// default.
+func (cfg Config) RetentionFor(s skill.Scope) skill.Retention { return cfg.retentionFor(s) }
 
 // keepName reports whether a base name is a placeholder that is protected
 // everywhere (SPEC B2).

@@ -32,6 +32,8 @@ type Removed struct {
 	// where it came from (metadata, run or mtime).
 	Timestamp int64
 	Source    scan.TimestampSource
+	// Entry is set for the entries of an entry scope (SPEC D2).
+	Entry *EntryRef
 }
 
 // Stamp is the timestamp a removed file was judged by, and its source.
@@ -62,6 +64,8 @@ type Sources struct{ Metadata, Run, Mtime int }
 // ScopeOutcome is one scope's judgement and what it kept.
 type ScopeOutcome struct {
 	Scope skill.Scope
+	// Retention is the policy applied to the scope (SPEC D6).
+	Retention skill.Retention
 	// Result is the engine's judgement without its Removed list, which
 	// moves to Removed below (one copy per run, not two).
 	Result skill.Result
@@ -86,6 +90,9 @@ type ScopeOutcome struct {
 	// NestedRepos names the nested repositories Protected.NestedRepos
 	// counts, sorted.
 	NestedRepos []string
+	// Entries names, for an entry scope, what each judged name stands
+	// for (SPEC D2); nil for a scope of files.
+	Entries map[string]EntryRef
 }
 
 // WarningKind names one of river gc's own warnings (SPEC B2, B3): each is
@@ -122,6 +129,9 @@ const (
 	// judge (e.g. containing a backslash); they are kept. Path is the
 	// first.
 	WarnUnjudgeableName WarningKind = "unjudgeable-name"
+	// WarnUnreadableEntry: N ledger lines of Scope are not a JSON object
+	// with an RFC 3339 timestamp; they are kept. Path is the first.
+	WarnUnreadableEntry WarningKind = "unreadable-entry"
 	// WarnFutureTimestamp: N files of Scope have a timestamp after --now;
 	// they are kept. Path is the first.
 	WarnFutureTimestamp WarningKind = "future-timestamp"
@@ -207,7 +217,11 @@ func (o Outcome) Removed() iter.Seq[Removed] {
 			}
 			s, k := &o.Scopes[best], next[best]
 			next[best]++
-			if !yield(Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}) {
+			r := Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}
+			if e, ok := s.Entries[r.Path]; ok {
+				r.Entry = &e
+			}
+			if !yield(r) {
 				return
 			}
 		}
@@ -222,6 +236,7 @@ const (
 	VerdictRemove      Verdict = "remove"       // Removed holds reason and evidence
 	VerdictKeep        Verdict = "keep"         // within every retention limit
 	VerdictGuarded     Verdict = "guarded"      // a single source or its target
+	VerdictLive        Verdict = "live"         // an entry that is live or a kept entry refers to (SPEC D3, D4)
 	VerdictExcluded    Verdict = "excluded"     // matched --exclude (Pattern)
 	VerdictTracked     Verdict = "tracked"      // in the git index, or .gitkeep/.keep
 	VerdictUnjudgeable Verdict = "unjudgeable"  // a name the engine cannot judge
@@ -249,4 +264,6 @@ type Explanation struct {
 	Decision skill.Decision
 	// Err is set for VerdictError.
 	Err *fserr.Error
+	// Retention is the policy applied to the scope (SPEC D6).
+	Retention skill.Retention
 }

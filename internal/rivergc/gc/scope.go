@@ -26,6 +26,10 @@ type scopeScan struct {
 	leftovers []string
 	repos     []string // nested repositories, not entered
 	errs      []*fserr.Error
+	// entries names what each file of an entry scope stands for (SPEC
+	// D2); extra holds the scope's own warnings (unreadable lines).
+	entries map[string]EntryRef
+	extra   []Warning
 }
 
 // scanScope scans one scope and builds its engine input with the given
@@ -36,7 +40,7 @@ type scopeScan struct {
 func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 	res := scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata})
 	sc := scopeScan{
-		input: skill.Input{Scope: scope, Retention: cfg.Retention, Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards,
+		input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards,
 			DerivedGuards: guards}, // river gc derived every guard itself (decision 62)
 		errs: res.Errors,
 		// Leftovers are not judged: a --force run restores them first.

@@ -4,6 +4,7 @@ package gc
 
 import (
 	"errors"
+	"iter"
 	"path"
 	"slices"
 	"strings"
@@ -30,11 +31,7 @@ import (
 func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 	var gs []string
 	var ws []Warning
-	for _, s := range skill.Scopes() {
-		src := s.SingleSource()
-		if src == "" {
-			continue
-		}
+	for s, src := range allSingleSources() {
 		gs = append(gs, src)
 		target, link, isDir, err := linkTarget(root, src)
 		w := Warning{Scope: s, Path: src, Target: link}
@@ -64,6 +61,20 @@ func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 		}
 	}
 	return gs, ws
+}
+
+// allSingleSources yields every scope's built-in single sources, in scope
+// order.
+func allSingleSources() iter.Seq2[skill.Scope, string] {
+	return func(yield func(skill.Scope, string) bool) {
+		for _, s := range skill.Scopes() {
+			for _, src := range s.SingleSources() {
+				if !yield(s, src) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // openat2 is unix.Openat2, replaceable so a test can play a kernel

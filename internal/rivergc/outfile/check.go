@@ -157,8 +157,10 @@ func protectedRole(rel string) string {
 		return "river gc's intent journal"
 	}
 	for _, s := range skill.Scopes() {
-		if src := s.SingleSource(); src != "" && (nfc == src || strings.HasPrefix(nfc, src+"/")) {
-			return "the single source " + src
+		for _, src := range s.SingleSources() {
+			if nfc == src || strings.HasPrefix(nfc, src+"/") {
+				return "the single source " + src
+			}
 		}
 	}
 	for _, s := range skill.Scopes() {

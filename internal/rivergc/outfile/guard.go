@@ -48,7 +48,7 @@ func newOutputGuard(root *gc.Root) outputGuard {
 		}
 	}
 	g.artifacts, _ = statAt(root.FD, "artifacts")
-	for dir, names := range map[string][]string{".": {".river", "artifacts"}, ".river": {"memory", "tmp"}, "artifacts": {"evals", ".tmp"}} {
+	for dir, names := range map[string][]string{".": {".river", "artifacts"}, ".river": {"memory", "tmp", "runs"}, "artifacts": {"evals", ".tmp"}} {
 		if id, ok := statAt(root.FD, dir); ok {
 			g.reserved[id] = names
 		}
@@ -59,7 +59,7 @@ func newOutputGuard(root *gc.Root) outputGuard {
 		}
 	}
 	for _, s := range skill.Scopes() {
-		if src := s.SingleSource(); src != "" {
+		for _, src := range s.SingleSources() {
 			if id, ok := statFollowAt(root.FD, src); ok {
 				g.sources[id] = "the single source " + src + " (or what it points to)"
 			}

@@ -264,6 +264,9 @@ func TestScanMissingScopeDirs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, scope := range skill.Scopes() {
+			if scope.Store() != "" {
+				continue // an entry scope reads one file, not directories (package gc)
+			}
 			t.Run(tt.name+"/"+string(scope), func(t *testing.T) {
 				root := t.TempDir()
 				tt.setup(root)

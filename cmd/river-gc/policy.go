@@ -1,0 +1,75 @@
+//go:build linux
+
+package main
+
+import (
+	"strings"
+
+	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// retentionFlag is one retention flag: its name, its default, what a
+// valid value is, and the words for a bad one.
+type retentionFlag struct {
+	name, def string
+	values    []string
+	valid     func(jsonnum.Number) bool
+	want      string
+	set       func(r *skill.Retention, n jsonnum.Number)
+}
+
+// policy reads the three retention flags (SPEC D6): a plain VALUE is the
+// policy of every scope, SCOPE=VALUE that of one scope; the last of each
+// wins. It returns the default policy and, for each resolved scope with a
+// value of its own, its whole policy (the defaults filled in). A scope
+// name must be one of the scopes (selected or not: a CI job may set a
+// policy for a scope it selects only sometimes).
+func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]skill.Retention, error) {
+	flags := []retentionFlag{
+		{"retention-days", "90", c.RetentionDays, func(n jsonnum.Number) bool { return !n.Negative }, "a number ≥ 0",
+			func(r *skill.Retention, n jsonnum.Number) { r.Days = n }},
+		{"max-entries", "1000", c.MaxEntries, func(n jsonnum.Number) bool { return n.Integral && !n.Negative && !n.Zero }, "an integer ≥ 1",
+			func(r *skill.Retention, n jsonnum.Number) { r.MaxEntries = n }},
+		{"max-size-mb", "500", c.MaxSizeMb, func(n jsonnum.Number) bool { return !n.Negative && !n.Zero }, "a number > 0",
+			func(r *skill.Retention, n jsonnum.Number) { r.MaxSizeMb = n }},
+	}
+	var def skill.Retention
+	own := map[skill.Scope][]func(*skill.Retention){}
+	for _, f := range flags {
+		n, _ := jsonnum.Parse(f.def)
+		f.set(&def, n)
+		for _, v := range f.values {
+			scope, value, scoped := strings.Cut(v, "=")
+			if !scoped {
+				value = v
+			} else if !skill.Scope(scope).Valid() {
+				return def, nil, configErrorf("--%s %q: unknown scope %q; want memory, evals, review-artifacts, tmp, runs, memory-entries or eval-ledger", f.name, v, scope)
+			}
+			n, ok := jsonnum.Parse(value)
+			if !ok || !f.valid(n) {
+				return def, nil, configErrorf("--%s %q: want %s", f.name, v, f.want)
+			}
+			if !scoped {
+				f.set(&def, n)
+				continue
+			}
+			set := f.set
+			own[skill.Scope(scope)] = append(own[skill.Scope(scope)], func(r *skill.Retention) { set(r, n) })
+		}
+	}
+	var per map[skill.Scope]skill.Retention
+	for _, s := range scopes {
+		if sets, ok := own[s]; ok {
+			r := def
+			for _, set := range sets {
+				set(&r)
+			}
+			if per == nil {
+				per = map[skill.Scope]skill.Retention{}
+			}
+			per[s] = r
+		}
+	}
+	return def, per, nil
+}

@@ -1,0 +1,68 @@
+package entries
+
+// Guards returns the names of the entries that must stay whatever the
+// policy: the live ones (SPEC D3, D4), in file order.
+func (st Store) Guards() []string {
+	var gs []string
+	for _, e := range st.Entries {
+		if e.Live {
+			gs = append(gs, e.Name)
+		}
+	}
+	return gs
+}
+
+// Referenced returns the names, among removed, that an entry which stays
+// refers to, directly or through other such entries (SPEC D3: a kept
+// entry's supersededBy, the suppression a kept resurface names, the
+// resurfaces naming a kept suppression), in file order. The caller guards
+// them and judges again until nothing is returned: each round only adds
+// guards, and following references transitively makes a chain cost one
+// round, not one per link.
+func (st Store) Referenced(removed map[string]bool) []string {
+	byName := make(map[string][]int, len(st.Entries))
+	for i, e := range st.Entries {
+		byName[e.Name] = append(byName[e.Name], i)
+	}
+	reached := make([]bool, len(st.Entries))
+	var queue []int
+	for i, e := range st.Entries {
+		if !removed[e.Name] {
+			reached[i] = true
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, r := range st.Entries[i].refs {
+			for _, k := range byName[r] {
+				if !reached[k] {
+					reached[k] = true
+					queue = append(queue, k)
+				}
+			}
+		}
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i, e := range st.Entries {
+		if reached[i] && removed[e.Name] && !seen[e.Name] {
+			seen[e.Name] = true
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// Unreadable returns the ledger lines that could not be read, in file
+// order.
+func (st Store) Unreadable() []Entry {
+	var out []Entry
+	for _, e := range st.Entries {
+		if e.Unreadable {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,157 @@
+//go:build linux
+
+package gc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// EntryRef says which entry of a single source a name of an entry scope
+// stands for (SPEC D2): the store, and the memory entry's id or the
+// ledger line's number and timestamp text.
+type EntryRef struct {
+	Store     string
+	ID        string
+	Line      int
+	Timestamp string
+}
+
+// storeRead is an entry scope's single source as it was read: the bytes
+// the removals are spliced out of and the identity the rewrite checks.
+type storeRead struct {
+	scope skill.Scope
+	store entries.Store
+	data  []byte
+	ident rewrite.Ident
+}
+
+// rewriteJob is one store to rewrite without the removed names.
+type rewriteJob struct {
+	storeRead
+	removed map[string]bool
+}
+
+// maxRounds bounds the reference closure; each round guards at least one
+// more entry, so len(entries)+1 rounds always suffice.
+func maxRounds(n int) int { return n + 1 }
+
+// scanStore reads the single source of an entry scope and builds its
+// engine input (SPEC D2–D4): one entry per name, the live entries and the
+// entries a kept one refers to as hard guards. The guards are closed
+// under references by judging until no removed entry is referred to by a
+// kept one. A missing store is an empty scope; a tracked one is kept
+// whole (its entries count as tracked).
+func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *storeRead) {
+	rel := scope.Store()
+	sc := scopeScan{input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now,
+		Excludes: cfg.Excludes, HardGuards: slices.Clone(guards)}, entries: map[string]EntryRef{}}
+	data, ident, err := rewrite.Read(cfg.Root.FD, rel)
+	if errors.Is(err, os.ErrNotExist) {
+		return sc, nil
+	}
+	if err != nil {
+		sc.errs = append(sc.errs, fserr.New(fserr.OpReadStore, rel, err))
+		return sc, nil
+	}
+	var st entries.Store
+	if scope == skill.ScopeMemoryEntries {
+		if st, err = entries.ParseMemory(rel, data, cfg.Now); err != nil {
+			sc.errs = append(sc.errs, fserr.New(fserr.OpReadStore, rel, fserr.ErrNotStore))
+			return sc, nil
+		}
+	} else {
+		st = entries.ParseLedger(rel, data)
+	}
+	tracked := isTracked(cfg, rel)
+	mtime := floorSeconds(ident.MtimeNs)
+	for _, e := range st.Entries {
+		f := scan.File{Path: e.Name, Size: int64(e.Size()), Timestamp: mtime, TimestampSource: scan.SourceMtime}
+		if e.Stamped {
+			f.Timestamp, f.TimestampSource = e.Timestamp, scan.SourceMetadata
+			sc.sources.Metadata++
+		} else {
+			sc.sources.Mtime++
+		}
+		sc.files = append(sc.files, f)
+		sc.entries[e.Name] = EntryRef{Store: rel, ID: e.ID, Line: e.Line, Timestamp: e.RawTimestamp}
+		if tracked {
+			sc.tracked++
+			continue
+		}
+		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
+	}
+	slices.SortStableFunc(sc.files, func(a, b scan.File) int { return strings.Compare(a.Path, b.Path) })
+	if bad := st.Unreadable(); len(bad) > 0 {
+		sc.extra = append(sc.extra, Warning{Kind: WarnUnreadableEntry, Scope: scope, Path: bad[0].Name, N: len(bad)})
+	}
+	if tracked || len(sc.input.Paths) == 0 {
+		return sc, nil
+	}
+	sc.input.HardGuards = append(sc.input.HardGuards, st.Guards()...)
+	for range maxRounds(len(st.Entries)) {
+		res, err := skill.Judge(sc.input)
+		if err != nil || !res.Evaluated {
+			break // the caller judges again and reports
+		}
+		removed := make(map[string]bool, len(res.Removed))
+		for _, d := range res.Removed {
+			removed[d.Path] = true
+		}
+		refs := st.Referenced(removed)
+		if len(refs) == 0 {
+			break
+		}
+		sc.input.HardGuards = append(sc.input.HardGuards, refs...)
+	}
+	return sc, &storeRead{scope: scope, store: st, data: data, ident: ident}
+}
+
+// floorSeconds turns nanoseconds since the epoch into whole seconds,
+// floored.
+func floorSeconds(ns int64) int64 {
+	s := ns / 1e9
+	if ns < 0 && ns%1e9 != 0 {
+		s--
+	}
+	return s
+}
+
+// rewriteStores rewrites each store without its removed entries (SPEC
+// D5). A store that cannot be rewritten (changed since it was read, or
+// any other failure) keeps all its entries: its removals move back to
+// kept and the failure is an errors[] entry. After an interruption no
+// store is rewritten.
+func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jobs []rewriteJob) {
+	for _, job := range jobs {
+		err := ctx.Err()
+		if err != nil {
+			err = &fserr.InterruptedError{NotAttempted: len(job.removed)}
+		} else {
+			err = rewrite.Replace(cfg.Root.FD, job.store.Path, job.ident, job.store.Splice(job.data, job.removed),
+				rewrite.Options{Intend: cfg.Intend})
+		}
+		if err == nil {
+			continue
+		}
+		o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, job.store.Path, err))
+		for i := range o.Scopes {
+			if s := &o.Scopes[i]; s.Scope == job.scope {
+				for _, d := range s.Removed {
+					s.Kept++
+					s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
+				}
+				s.Removed, s.Stamps = s.Removed[:0], s.Stamps[:0]
+			}
+		}
+	}
+}

@@ -1,0 +1,190 @@
+//go:build linux
+
+// Package rewrite reads and replaces a single source below river gc's
+// root (SPEC D5): the Riverbed index or the eval ledger, after entries
+// were spliced out of it. Every operation is relative to the root
+// descriptor; no symlink is followed and no mount is crossed, like
+// package sweep.
+//
+// Replace writes the new bytes to a temporary file in the same directory
+// (same mode, fsync), checks that the original is still the file that was
+// read (dev, ino, size, mtime, ctime), renames the temporary file over it
+// and fsyncs the directory. A changed original is left as it is.
+//
+// Residual window: a writer that rewrites the original in place (as
+// upstream's fs.writeFileSync does) after the identity check and before
+// the rename loses that write; the window is two system calls long.
+package rewrite
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+)
+
+// TempPrefix starts the name of a temporary file Replace writes next to
+// the original; it differs from sweep's private prefix, so an interrupted
+// rewrite is never "restored" over the original.
+const TempPrefix = ".river-gc-rewrite."
+
+// MaxBytes is the largest store Read accepts (1 GiB).
+const MaxBytes = 1 << 30
+
+// ErrTooBig means the store is larger than MaxBytes.
+var ErrTooBig = errors.New("larger than 1 GiB")
+
+// Ident is the identity of the file that was read.
+type Ident struct {
+	Dev, Ino         uint64
+	Size             int64
+	MtimeNs, CtimeNs int64
+	Mode             uint32 // permission bits
+	UID, GID         uint32
+}
+
+// Options are Replace's hooks.
+type Options struct {
+	// Intend, when set, is called after the temporary file is written and
+	// synced and before the original is checked and replaced, with the
+	// root-relative paths of the temporary file and the original; an
+	// error stops the rewrite (the temporary file is removed). An intent
+	// journal records the rewrite there, so that a run killed in between
+	// can be finished or undone.
+	Intend func(temp, target string) error
+}
+
+const statxMask = unix.STATX_TYPE | unix.STATX_MODE | unix.STATX_UID | unix.STATX_GID | unix.STATX_INO |
+	unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
+
+// Read returns the bytes of the regular file rel (root-relative) and the
+// identity of exactly the file read. os.ErrNotExist (wrapped) when it or
+// a parent is missing; a *fserr.KindError when it is not a regular file
+// (a symlink included); fserr.ErrChanged when it changed while read.
+func Read(rootfd int, rel string) ([]byte, Ident, error) {
+	dir, name := path.Split(rel)
+	dfd, err := openDir(rootfd, strings.TrimSuffix(dir, "/"))
+	if err != nil {
+		return nil, Ident{}, err
+	}
+	defer unix.Close(dfd)
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(dfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return nil, Ident{}, kindOr(dfd, name, err)
+	}
+	f := os.NewFile(uintptr(fd), rel)
+	defer f.Close()
+	before, err := identOf(fd, "", unix.AT_EMPTY_PATH, rootfd)
+	if err != nil {
+		return nil, Ident{}, err
+	}
+	if before.Size > MaxBytes {
+		return nil, Ident{}, ErrTooBig
+	}
+	data := make([]byte, 0, before.Size+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err != nil || n == 0 {
+			break
+		}
+		if len(data) > MaxBytes {
+			return nil, Ident{}, ErrTooBig
+		}
+	}
+	after, err := identOf(fd, "", unix.AT_EMPTY_PATH, rootfd)
+	if err != nil {
+		return nil, Ident{}, err
+	}
+	if ch := compare(before, after); ch != nil || int64(len(data)) != before.Size {
+		return nil, Ident{}, fserr.ErrChanged
+	}
+	return data, before, nil
+}
+
+var seq atomic.Uint64
+
+// Replace replaces rel with data when rel is still the file was describes
+// (see the package doc). It returns a *fserr.ChangedError when the
+// original changed, and leaves no temporary file behind on failure.
+func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err error) {
+	dir, name := path.Split(rel)
+	dfd, err := openDir(rootfd, strings.TrimSuffix(dir, "/"))
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	temp := fmt.Sprintf("%s%s.%d.%d", TempPrefix, name, os.Getpid(), seq.Add(1))
+	if len(temp) > 255 {
+		temp = fmt.Sprintf("%s%d.%d", TempPrefix, os.Getpid(), seq.Add(1))
+	}
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(dfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	})
+	if err != nil {
+		return err
+	}
+	renamed := false
+	defer func() {
+		if !renamed {
+			unix.Unlinkat(dfd, temp, 0) //nolint:errcheck // best effort: ours, and never the original
+		}
+	}()
+	f := os.NewFile(uintptr(fd), temp)
+	if err := write(f, data, was); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if opt.Intend != nil {
+		if err := opt.Intend(dir+temp, rel); err != nil {
+			return err
+		}
+	}
+	now, err := identOf(dfd, name, unix.AT_SYMLINK_NOFOLLOW, rootfd)
+	if err != nil {
+		return err
+	}
+	if ch := compare(was, now); ch != nil {
+		return ch
+	}
+	if err := eintr.Retry(func() error { return unix.Renameat(dfd, temp, dfd, name) }); err != nil {
+		return err
+	}
+	renamed = true
+	return eintr.Retry(func() error { return unix.Fsync(dfd) })
+}
+
+// write fills the temporary file: data, the original's owner (when we
+// may set it) and mode, then fsync.
+func write(f *os.File, data []byte, was Ident) error {
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Chown(int(was.UID), int(was.GID)); err != nil && !errors.Is(err, unix.EPERM) {
+		return err
+	}
+	if err := f.Chmod(os.FileMode(was.Mode & 0o777)); err != nil {
+		return err
+	}
+	if was.Mode&^0o777 != 0 { // setuid, setgid, sticky: os.FileMode spells them differently
+		if err := unix.Fchmod(int(f.Fd()), was.Mode); err != nil {
+			return err
+		}
+	}
+	return f.Sync()
+}

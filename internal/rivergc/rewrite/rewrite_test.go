@@ -1,0 +1,157 @@
+//go:build linux
+
+package rewrite
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+)
+
+func setup(t *testing.T, body string, mode os.FileMode) (root string, fd int) {
+	t.Helper()
+	root = t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, ".river/memory"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, ".river/memory/index.json")
+	if err := os.WriteFile(p, []byte(body), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fd) })
+	return root, fd
+}
+
+func leftovers(t *testing.T, dir string) []string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, TempPrefix+"*"))
+	return m
+}
+
+func TestReplace(t *testing.T) {
+	root, fd := setup(t, "old bytes\n", 0o640)
+	data, id, err := Read(fd, ".river/memory/index.json")
+	if err != nil || string(data) != "old bytes\n" {
+		t.Fatalf("Read = %q, %v", data, err)
+	}
+	var intended [2]string
+	err = Replace(fd, ".river/memory/index.json", id, []byte("new\n"), Options{Intend: func(temp, target string) error {
+		intended = [2]string{temp, target}
+		if _, err := os.Stat(filepath.Join(root, temp)); err != nil {
+			t.Errorf("temp file not there when intended: %v", err)
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, ".river/memory/index.json")
+	got, _ := os.ReadFile(p)
+	st, _ := os.Stat(p)
+	if string(got) != "new\n" || st.Mode().Perm() != 0o640 {
+		t.Errorf("after: %q mode %v", got, st.Mode())
+	}
+	if intended[1] != ".river/memory/index.json" || filepath.Dir(intended[0]) != ".river/memory" {
+		t.Errorf("Intend got %q", intended)
+	}
+	if l := leftovers(t, filepath.Join(root, ".river/memory")); l != nil {
+		t.Errorf("left %v", l)
+	}
+}
+
+// TestChangedOriginalIsRefused: an append (as upstream's writer makes
+// one) between Read and Replace leaves the original as it is.
+func TestChangedOriginalIsRefused(t *testing.T) {
+	for name, change := range map[string]func(p string) error{
+		"appended": func(p string) error {
+			f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = f.WriteString("more\n")
+			return err
+		},
+		"replaced": func(p string) error {
+			if err := os.WriteFile(p+".new", []byte("old bytes\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(p+".new", p)
+		},
+		"touched": func(p string) error { return os.Chmod(p, 0o600) }, // ctime only
+	} {
+		t.Run(name, func(t *testing.T) {
+			root, fd := setup(t, "old bytes\n", 0o644)
+			_, id, err := Read(fd, ".river/memory/index.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(root, ".river/memory/index.json")
+			if err := change(p); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := os.ReadFile(p)
+			err = Replace(fd, ".river/memory/index.json", id, []byte("new\n"), Options{})
+			if !errors.Is(err, fserr.ErrChanged) {
+				t.Fatalf("err = %v, want changed", err)
+			}
+			if after, _ := os.ReadFile(p); string(after) != string(before) {
+				t.Errorf("original rewritten: %q", after)
+			}
+			if l := leftovers(t, filepath.Dir(p)); l != nil {
+				t.Errorf("left %v", l)
+			}
+		})
+	}
+}
+
+func TestIntendErrorStops(t *testing.T) {
+	root, fd := setup(t, "old\n", 0o644)
+	_, id, _ := Read(fd, ".river/memory/index.json")
+	boom := errors.New("journal full")
+	if err := Replace(fd, ".river/memory/index.json", id, []byte("new\n"), Options{Intend: func(string, string) error { return boom }}); !errors.Is(err, boom) {
+		t.Fatalf("err = %v", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, ".river/memory/index.json")); string(got) != "old\n" {
+		t.Errorf("rewritten: %q", got)
+	}
+	if l := leftovers(t, filepath.Join(root, ".river/memory")); l != nil {
+		t.Errorf("left %v", l)
+	}
+}
+
+// TestSymlinksAreNotFollowed: a symlinked index or a symlinked parent is
+// not read (and so never rewritten).
+func TestSymlinksAreNotFollowed(t *testing.T) {
+	root, fd := setup(t, "x\n", 0o644)
+	outside := filepath.Join(t.TempDir(), "real.json")
+	os.WriteFile(outside, []byte("{}"), 0o644)
+	os.Mkdir(filepath.Join(root, "artifacts"), 0o755)
+	if err := os.Symlink(outside, filepath.Join(root, "artifacts/link.json")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Read(fd, "artifacts/link.json"); !errors.Is(err, fserr.ErrNotRegular) {
+		t.Errorf("symlinked file: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(root, ".river"), filepath.Join(root, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Read(fd, "alias/memory/index.json"); !errors.Is(err, fserr.ErrNotDir) {
+		t.Errorf("symlinked parent: %v", err)
+	}
+	if _, _, err := Read(fd, ".river/memory/absent.json"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("absent: %v", err)
+	}
+}
