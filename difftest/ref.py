@@ -26,12 +26,17 @@ except AttributeError:
 
 SKILL = 'plangate-gc-deterministic'
 MAX_SAFE = 9007199254740991
-SCOPES = ('memory', 'evals', 'review-artifacts', 'tmp')
-SINGLE_SOURCE = {
-    'memory': '.river/memory/index.json',
-    'evals': 'artifacts/evals/latest',
-    'review-artifacts': 'artifacts/review-artifact.schema.json',
-    'tmp': None,
+SCOPES = ('memory', 'evals', 'review-artifacts', 'tmp', 'runs', 'memory-entries', 'eval-ledger')
+# Built-in single sources per scope (SPEC A6); evals has two since Part D:
+# the current run and the eval ledger.
+SINGLE_SOURCES = {
+    'memory': ('.river/memory/index.json',),
+    'evals': ('artifacts/evals/latest', 'artifacts/evals/results.jsonl'),
+    'review-artifacts': ('artifacts/review-artifact.schema.json',),
+    'tmp': (),
+    'runs': (),
+    'memory-entries': (),
+    'eval-ledger': (),
 }
 
 
@@ -122,7 +127,7 @@ def gate(doc, st):
         if sc is _MISSING:
             E('/inventory', "missing property 'scope'")
         elif not isinstance(sc, str) or sc not in SCOPES:
-            E('/inventory/scope', 'must be one of memory, evals, review-artifacts, tmp')
+            E('/inventory/scope', 'must be one of ' + ', '.join(SCOPES))
         paths = inv.get('paths', _MISSING)
         if paths is _MISSING:
             E('/inventory', "missing property 'paths'")
@@ -223,6 +228,12 @@ def in_scope(n, scope):
         return n.startswith('artifacts/evals/')
     if scope == 'tmp':
         return n.startswith('.river/tmp/') or n.startswith('artifacts/.tmp/')
+    if scope == 'runs':
+        return n.startswith('.river/runs/')
+    if scope == 'memory-entries':
+        return n.startswith('.river/memory/index.json#')
+    if scope == 'eval-ledger':
+        return n.startswith('artifacts/evals/results.jsonl#')
     if scope == 'review-artifacts':
         if not n.startswith('artifacts/'):
             return False
@@ -331,8 +342,9 @@ def judge(doc):
         else:
             uniques.append(g[0])
 
-    builtin = SINGLE_SOURCE[scope]
-    builtin_p = [guard_prime(nfc(builtin))] if builtin else []
+    sources = SINGLE_SOURCES[scope]
+    builtin = sources[0] if sources else None
+    builtin_p = [guard_prime(nfc(x)) for x in sources]
     input_p = [guard_prime(nfc(g)) for g in in_guards]
     all_p = input_p + builtin_p
     plist = PatternList([u8(nfc(x)) for x in excludes])
