@@ -11,6 +11,9 @@ func main() { exit(main1()) }
 
 // main1 is main with an exit code, so testscript can run it in-process.
 func main1() int {
+	if len(os.Args) > 1 && os.Args[1] == "completion" {
+		return exitCode(completion(os.Stdout, os.Args[2:]), os.Stderr)
+	}
 	return exitCode(run(context.Background(), os.Stdout, os.Stderr, os.Args[1:]), os.Stderr)
 }
 

@@ -38,7 +38,7 @@ type cli struct {
 	MaxEntries    string   `name:"max-entries" default:"1000" placeholder:"N" help:"Keep at most N entries per scope, dropping the oldest (default 1000)."`
 	MaxSizeMb     string   `name:"max-size-mb" default:"500" placeholder:"N" help:"Keep at most N MB per scope, dropping the oldest (default 500; 1 MB = 1 MiB = 1048576 bytes)."`
 	Now           string   `placeholder:"RFC3339" help:"Pin the reference time (default: the system clock, which breaks determinism)."`
-	Scope         []string `sep:"none" placeholder:"SCOPE" help:"memory, evals, review-artifacts, tmp or all (repeatable; default all)."`
+	Scope         []string `sep:"none" placeholder:"SCOPE" complete:"memory,evals,review-artifacts,tmp,all" help:"memory, evals, review-artifacts, tmp or all (repeatable; default all)."`
 	Exclude       []string `sep:"none" placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob (repeatable)."`
 	DryRun        bool     `name:"dry-run" help:"List candidates only (the default without --force; wins over --force)."`
 	Force         bool     `help:"Actually delete."`
