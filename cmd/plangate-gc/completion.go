@@ -29,3 +29,14 @@ func (c completionCmd) Run(e *env, k *kong.Context) error {
 	_, err := io.WriteString(e.stdout, script)
 	return err
 }
+
+// model is kong's model of plangate-gc's command line, built with run's
+// options, for the man page.
+func model() (clidoc.Command, error) {
+	parser, err := kong.New(&cli{}, kong.Name("plangate-gc"), kong.Description(description),
+		kong.Vars{"version": "plangate-gc"})
+	if err != nil {
+		return clidoc.Command{}, err
+	}
+	return clidoc.FromKong(parser.Model), nil
+}

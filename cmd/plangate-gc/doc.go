@@ -8,15 +8,25 @@
 //	plangate-gc [judge] [--json] [--lang ja|en] [-i|--input FILE]
 //	plangate-gc schema
 //	plangate-gc eval [DIR] [--json] [--run REGEX] [--update]
+//	plangate-gc completion bash|zsh|fish
 //	plangate-gc --help | --version
+//
+// Every command takes
+//
+//	-h, --help      show the help (of the command named before it)
+//	--version       print the version (the release tag, or "devel" and
+//	                the VCS revision for a source build)
 //
 // judge (the default command) reads one or more concatenated JSON documents
 // (JSON Lines is fine) from stdin, or from FILE with --input, and judges
 // each on its own, writing one output block per document in input order
 // (SPEC A2):
 //
-//	--json          one compact JSON object per document (SPEC A11) instead
-//	                of review lines (SPEC A10)
+//	--format F      text (review lines, SPEC A10; the default), json (one
+//	                compact object per document, SPEC A11), findings (River
+//	                Review's output.schema.json) or artifact (a Review
+//	                Artifact), one per line
+//	--json          the same as --format json
 //	--lang ja|en    language of the review lines and messages (default ja)
 //	-i, --input F   read the documents from F instead of stdin
 //
@@ -27,6 +37,11 @@
 // on stdout and its reasons (JSON pointer and message, sorted) on stderr.
 //
 // schema prints the embedded input JSON Schema (schemas/input.schema.json).
+//
+// completion prints a bash, zsh or fish completion script generated from
+// the parser's own model of the command line (source <(plangate-gc
+// completion bash)); the man page, docs/man/plangate-gc.1, is generated
+// from the same model.
 //
 // eval runs the evaluation harness over the fixture cases in DIR (default
 // fixtures; format in fixtures/README.md). For every case it checks the

@@ -8,7 +8,6 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/plangate-gc/plangate-gc/internal/clidoc"
-	"github.com/plangate-gc/plangate-gc/internal/version"
 )
 
 // model is kong's model of river-gc's flags, built with run's options:
@@ -16,7 +15,7 @@ import (
 // list of our own.
 func model() (clidoc.Command, error) {
 	parser, err := kong.New(&cli{}, kong.Name("river-gc"), kong.Description(description),
-		kong.Vars{"version": "river-gc " + version.String()})
+		kong.Vars{"version": "river-gc"})
 	if err != nil {
 		return clidoc.Command{}, err
 	}

@@ -2,6 +2,7 @@ package clidoc
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -10,6 +11,19 @@ type Page struct {
 	Source  string   // the footer's source, e.g. "plangate-gc"
 	Manual  string   // the header's manual title, e.g. "User Commands"
 	SeeAlso []string // other pages, e.g. "plangate-gc(1)"
+	// Synopsis lines are added to the parser's, for what its model
+	// does not hold: command name first, then words; an upper-case word
+	// is a placeholder.
+	Synopsis [][]string
+	// Sections are added after OPTIONS (and COMMANDS), for what the
+	// parser's model does not hold.
+	Sections []Section
+}
+
+// Section is a man page section of plain paragraphs.
+type Section struct {
+	Title string
+	Text  string // paragraphs as writeParagraphs takes them
 }
 
 // Man returns c's man page in roff (man(7) macros), section 1. It carries
@@ -22,6 +36,16 @@ func Man(c Command, p Page) string {
 	fmt.Fprintf(&b, "%s \\- %s\n", c.Name, roffText(strings.TrimSuffix(c.Help, ".")))
 	b.WriteString(".SH SYNOPSIS\n")
 	fmt.Fprintf(&b, ".B %s\n[\\fIflags\\fR]\n", c.Name)
+	for _, words := range p.Synopsis {
+		fmt.Fprintf(&b, ".br\n.B %s\n", roffText(strings.Join(words[:1], "")))
+		for _, w := range words[1:] {
+			if strings.ToUpper(w) == w {
+				fmt.Fprintf(&b, "\\fI%s\\fR\n", roffText(w))
+			} else {
+				fmt.Fprintf(&b, "\\fB%s\\fR\n", roffText(w))
+			}
+		}
+	}
 	for _, s := range c.Commands {
 		fmt.Fprintf(&b, ".br\n.B %s %s\n[\\fIflags\\fR]", c.Name, s.Name)
 		for _, a := range s.Args {
@@ -45,10 +69,14 @@ func Man(c Command, p Page) string {
 			fmt.Fprintf(&b, ".SS %s\n", roffText(s.Name))
 			writeParagraphs(&b, s.Help)
 			for _, a := range s.Args {
-				fmt.Fprintf(&b, ".TP\n\\fI%s\\fR\n%s\n", roffText(strings.ToUpper(a.Name)), roffText(a.Help+valuesNote(a.Kind, a.Values, "")))
+				fmt.Fprintf(&b, ".TP\n\\fI%s\\fR\n%s\n", roffText(strings.ToUpper(a.Name)), roffText(a.Help+valuesNote(a.Help, a.Kind, a.Values, "")))
 			}
 			writeFlags(&b, s.Flags)
 		}
+	}
+	for _, sec := range p.Sections {
+		fmt.Fprintf(&b, ".SH %s\n", roffText(strings.ToUpper(sec.Title)))
+		writeParagraphs(&b, sec.Text)
 	}
 	if len(p.SeeAlso) > 0 {
 		b.WriteString(".SH SEE ALSO\n")
@@ -80,8 +108,8 @@ func writeFlags(b *strings.Builder, flags []Flag) {
 			fmt.Fprintf(b, " \\fI%s\\fR", roffText(f.Placeholder))
 		}
 		b.WriteString("\n")
-		text := f.Help + valuesNote(f.Kind, f.Values, f.Default)
-		if f.Repeatable {
+		text := f.Help + valuesNote(f.Help, f.Kind, f.Values, f.Default)
+		if f.Repeatable && !strings.Contains(strings.ToLower(f.Help), "repeatable") {
 			text += " Repeatable."
 		}
 		b.WriteString(roffLine(text) + "\n")
@@ -90,53 +118,43 @@ func writeFlags(b *strings.Builder, flags []Flag) {
 
 // valuesNote names the accepted values and the default, unless the help
 // already does.
-func valuesNote(kind Kind, values []string, def string) string {
+func valuesNote(help string, kind Kind, values []string, def string) string {
 	var s string
-	if kind == Values {
+	if kind == Values && slices.ContainsFunc(values, func(v string) bool { return !strings.Contains(help, v) }) {
 		s = " Values: " + strings.Join(values, ", ") + "."
 	}
-	if def != "" {
+	if def != "" && !strings.Contains(strings.ToLower(help), "default") {
 		s += " Default: " + def + "."
 	}
 	return s
 }
 
-// writeParagraphs writes text: blank lines separate paragraphs, and a
-// paragraph whose lines are indented is kept as written (examples).
+// writeParagraphs writes text: blank lines separate paragraphs, and the
+// indented lines of a paragraph are kept as written (examples).
 func writeParagraphs(b *strings.Builder, text string) {
 	for i, para := range strings.Split(strings.TrimSpace(text), "\n\n") {
-		lines := strings.Split(para, "\n")
 		if i > 0 {
 			b.WriteString(".PP\n")
 		}
-		var body, verbatim []string
-		for _, l := range lines {
-			if strings.HasPrefix(l, "  ") {
-				verbatim = append(verbatim, strings.TrimPrefix(l, "  "))
-				continue
+		wrote, verbatim := false, false
+		for _, l := range strings.Split(para, "\n") {
+			indented := strings.HasPrefix(l, "  ")
+			switch {
+			case indented && !verbatim:
+				if wrote {
+					b.WriteString(".PP\n")
+				}
+				b.WriteString(".RS 4\n.nf\n")
+			case !indented && verbatim:
+				b.WriteString(".fi\n.RE\n.PP\n")
 			}
-			if len(verbatim) > 0 {
-				writeVerbatim(b, verbatim)
-				verbatim = nil
-			}
-			body = append(body, l)
-			if len(body) > 0 {
-				b.WriteString(roffLine(strings.Join(body, " ")) + "\n")
-				body = nil
-			}
+			verbatim, wrote = indented, true
+			b.WriteString(roffLine(strings.TrimPrefix(l, "  ")) + "\n")
 		}
-		if len(verbatim) > 0 {
-			writeVerbatim(b, verbatim)
+		if verbatim {
+			b.WriteString(".fi\n.RE\n")
 		}
 	}
-}
-
-func writeVerbatim(b *strings.Builder, lines []string) {
-	b.WriteString(".PP\n.RS 4\n.nf\n")
-	for _, l := range lines {
-		b.WriteString(roffLine(l) + "\n")
-	}
-	b.WriteString(".fi\n.RE\n")
 }
 
 // roffText escapes text for use inside a roff line.

@@ -1,0 +1,62 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/plangate-gc/plangate-gc/internal/clidoc"
+	"github.com/plangate-gc/plangate-gc/internal/clidoc/doccheck"
+)
+
+const manPath = "../../docs/man/river-gc.1"
+
+// TestManPage regenerates docs/man/river-gc.1 from kong's model and
+// compares it with the checked-in page (-update rewrites it).
+func TestManPage(t *testing.T) {
+	m, err := model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doccheck.Golden(t, manPath, clidoc.Man(m, clidoc.Page{Source: "plangate-gc", Manual: "User Commands",
+		SeeAlso: []string{"plangate-gc(1)"}, Sections: manSections,
+		Synopsis: [][]string{{"river-gc", "completion", "SHELL"}}}))
+}
+
+// manSections say what kong's model of the flags does not hold.
+var manSections = []clidoc.Section{{Title: "Shell completion", Text: `river-gc completion bash|zsh|fish prints a completion script generated from the parser's flags:
+
+  source <(river-gc completion bash)
+  river-gc completion zsh > "${fpath[1]}/_river-gc"
+  river-gc completion fish > ~/.config/fish/completions/river-gc.fish`}}
+
+// TestDocumentedFlagsMatchTheParser checks the flags that doc.go's flag
+// list, the man page and the README name against kong's model: doc.go
+// and the man page list exactly the parser's flags, the README names
+// none the parser does not know.
+func TestDocumentedFlagsMatchTheParser(t *testing.T) {
+	m, err := model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parser := doccheck.Parser(m)
+	doc := read(t, "doc.go")
+	flags := doccheck.Listed(doccheck.Section(t, doc, "// Flags:", "\n//\n// Numbers"))
+	doccheck.Same(t, "cmd/river-gc/doc.go", flags, parser)
+	doccheck.Same(t, manPath, doccheck.ManFlags(read(t, manPath)), parser)
+	doccheck.Subset(t, "README.md", doccheck.Mentioned(read(t, "../../README.md")), append(parser, plangateGCFlags...))
+}
+
+// plangateGCFlags are the README's plangate-gc flags (plangate-gc's own
+// test checks them against its parser).
+var plangateGCFlags = []string{"--format", "--input", "--lang", "--json", "--run", "--update"}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
