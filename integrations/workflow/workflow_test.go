@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,24 +12,17 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	_ "github.com/plangate-gc/plangate-gc/internal/golden"
+	"github.com/plangate-gc/plangate-gc/internal/pinned"
 )
 
-// actionlintPkg is the pinned linter: go install builds it into a temporary
-// directory (the module proxy or cache must serve it, else the test skips).
-const actionlintPkg = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
-
-// TestWorkflowLints runs actionlint over weekly-gc.yml.
+// TestWorkflowLints runs the pinned actionlint (internal/tools/go.mod)
+// over weekly-gc.yml.
 func TestWorkflowLints(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: actionlint is built with go install")
+	here, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
 	}
-	gobin := t.TempDir()
-	install := exec.Command("go", "install", actionlintPkg)
-	install.Env = append(os.Environ(), "GOBIN="+gobin, "GOFLAGS=-mod=mod")
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Skipf("cannot build %s (no module proxy or cache?): %v\n%s", actionlintPkg, err, out)
-	}
-	lint := exec.Command(filepath.Join(gobin, "actionlint"), "-no-color", "-shellcheck=", "-pyflakes=", "weekly-gc.yml")
+	lint := pinned.Command(t, here, "actionlint", "-no-color", "-shellcheck=", "-pyflakes=", "weekly-gc.yml")
 	out, err := lint.CombinedOutput()
 	var exit *exec.ExitError
 	switch {

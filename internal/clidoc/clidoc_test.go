@@ -19,7 +19,7 @@ type grammar struct {
 	Secret bool     `hidden:"" help:"Not shown."`
 	Force  bool     `short:"f" help:"Do it."`
 
-	Run  runCmd  `cmd:"" help:"Run it."`
+	Run  runCmd   `cmd:"" help:"Run it."`
 	Gone struct{} `cmd:"" hidden:"" help:"Hidden."`
 }
 

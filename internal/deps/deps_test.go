@@ -58,6 +58,7 @@ var allowed = map[string][]string{
 	"bench/internal/measure":    {},
 	"bench/hostileprof":         {"internal/rivergc/gc", "internal/cliparse", "internal/jsonnum", "skill"},
 	"integrations/workflow":     {},
+	"integrations/action":       {},
 	"integrations/river-review": {},
 }
 

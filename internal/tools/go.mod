@@ -1,4 +1,4 @@
-module github.com/plangate-gc/plangate-gc/tools
+module github.com/plangate-gc/plangate-gc/internal/tools
 
 go 1.26.1
 
