@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,9 +36,10 @@ func Root(t testing.TB) string {
 }
 
 // Command returns the command running the pinned tool name with args in
-// dir (the repository root when dir is empty). It skips the test in
-// -short mode (the first run builds the tool) and without the go
-// command.
+// dir (the repository root when dir is empty). The tool is built (or
+// found in the build cache) by `go tool -n`, so dir need not be inside
+// the module. It skips the test in -short mode (the first run builds the
+// tool) and without the go command.
 func Command(t testing.TB, dir, name string, args ...string) *exec.Cmd {
 	t.Helper()
 	if testing.Short() {
@@ -47,7 +49,17 @@ func Command(t testing.TB, dir, name string, args ...string) *exec.Cmd {
 		t.Skip("go command not found")
 	}
 	root := Root(t)
-	cmd := exec.Command("go", append([]string{"tool", "-modfile=" + filepath.Join(root, ModFile), name}, args...)...)
+	locate := exec.Command("go", "tool", "-modfile="+filepath.Join(root, ModFile), "-n", name)
+	locate.Dir = root
+	out, err := locate.Output()
+	if err != nil {
+		var stderr []byte
+		if exit, ok := err.(*exec.ExitError); ok {
+			stderr = exit.Stderr
+		}
+		t.Fatalf("go tool -n %s: %v\n%s", name, err, stderr)
+	}
+	cmd := exec.Command(strings.TrimSpace(string(out)), args...)
 	cmd.Dir = root
 	if dir != "" {
 		cmd.Dir = dir
