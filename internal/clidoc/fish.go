@@ -45,8 +45,12 @@ func fishFlag(name, cond string, f Flag) string {
 	if f.Short != 0 {
 		line += fmt.Sprintf(" -s %c", f.Short)
 	}
-	if !f.Switch() {
-		line += " -r" + fishValue(f.Kind, f.Values)
+	switch {
+	case f.Switch():
+	case f.Kind == Files:
+		line += " -r -F"
+	default: // -x: a value, and no file names
+		line += " -x" + fishValue(f.Kind, f.Values)
 	}
 	return line + " -d " + fishQuote(firstSentence(f.Help)) + "\n"
 }
