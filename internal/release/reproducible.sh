@@ -26,3 +26,6 @@ for f in "$work/first"/*.tar.gz "$work/first"/*.zip; do
 done
 echo "reproducible: $(wc -l < dist/SHA256SUMS) archives byte-identical across two runs of $(git rev-parse --short HEAD)"
 cat dist/SHA256SUMS
+if [ "$(uname -s)/$(uname -m)" = Linux/x86_64 ]; then
+  dist/river-gc_linux_amd64_v1/river-gc --version
+fi
