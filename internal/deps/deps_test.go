@@ -29,8 +29,8 @@ var allowed = map[string][]string{
 	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/scan", "skill", "internal/rivergc/sweep"},
 	"internal/report":           {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
 
-	"cmd/plangate-gc": {"internal/clidoc", "internal/clidoc/doccheck", "internal/golden", "internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},
-	"cmd/river-gc": {"internal/clidoc", "internal/clidoc/doccheck", "internal/golden", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/cliparse", "internal/progress", "internal/rfc3339",
+	"cmd/plangate-gc": {"internal/clidoc", "internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},
+	"cmd/river-gc": {"internal/clidoc", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},
 
 	"internal/eintr":           {},
@@ -40,6 +40,7 @@ var allowed = map[string][]string{
 	"internal/cliparse":        {},
 	"internal/clidoc":          {},
 	"internal/clidoc/doccheck": {"internal/clidoc", "internal/golden"},
+	"internal/pinned":          {},
 	"internal/version":         {},
 	"internal/progress":        {},
 	"internal/golden":          {},
