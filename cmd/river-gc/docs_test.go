@@ -4,10 +4,12 @@ package main
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/plangate-gc/plangate-gc/internal/clidoc"
 	"github.com/plangate-gc/plangate-gc/internal/clidoc/doccheck"
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 const manPath = "../../docs/man/river-gc.1"
@@ -63,4 +65,33 @@ func read(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestScopeCompletionIsWhatConfigAccepts: the values completion offers
+// for --scope (the complete tag) are exactly the skill's scopes and all,
+// and each one is accepted by the flag's own validation.
+func TestScopeCompletionIsWhatConfigAccepts(t *testing.T) {
+	m, err := model()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offered []string
+	for _, f := range m.Flags {
+		if f.Name == "scope" {
+			offered = f.Values
+		}
+	}
+	var want []string
+	for _, s := range skill.Scopes() {
+		want = append(want, string(s))
+	}
+	want = append(want, "all")
+	if !slices.Equal(offered, want) {
+		t.Errorf("--scope completes %v, want %v", offered, want)
+	}
+	for _, v := range offered {
+		if _, err := resolveScopes([]string{v}); err != nil {
+			t.Errorf("--scope %s is offered but refused: %v", v, err)
+		}
+	}
 }
