@@ -14,45 +14,25 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/pinned"
 )
 
-// usesAction is a workflow that uses the action from the repository
-// (uses: ./), with every input it declares, so that the pinned actionlint
-// checks the workflow against action.yml's inputs and outputs.
-const usesAction = `name: gc
-on:
-  schedule:
-    - cron: "0 3 * * 1"
-  workflow_dispatch:
-permissions:
-  contents: read
-jobs:
-  gc:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - id: gc
-        uses: ./
-        with:
-          version: v1.2.3
-          base-url: https://example.invalid/releases
-          scopes: memory evals
-          excludes: |
-            artifacts/keep/**
-          retention-days: "30"
-          max-entries: "1000"
-          max-size-mb: "500"
-          force: "true"
-          root: .
-          timestamp: metadata
-          now: ""
-          lang: en
-          summary: "true"
-          upload: "true"
-          artifact-name: gc-result
-      - run: echo "result at $RESULT (exit $CODE)"
-        env:
-          RESULT: ${{ steps.gc.outputs.result-file }}
-          CODE: ${{ steps.gc.outputs.exit-code }}
-`
+// example is the workflow users copy (example.yml); the tests lint it
+// with its uses: pointed at the checked-out action (./), so that the
+// pinned actionlint checks it against action.yml's inputs and outputs.
+const example = "example.yml"
+
+const remoteUses = "uses: plangate-gc/plangate-gc@v1.2.3"
+
+// usesAction reads example.yml with the action taken from the repository.
+func usesAction(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), remoteUses) {
+		t.Fatalf("%s does not say %q", example, remoteUses)
+	}
+	return strings.Replace(string(b), remoteUses, "uses: ./", 1)
+}
 
 // lint runs the pinned actionlint over workflow in a copy of the
 // repository's action: action.yml at the root, the workflow in
@@ -82,11 +62,12 @@ func lint(t *testing.T, workflow string) (string, error) {
 	return string(out), err
 }
 
-// TestActionLints: a workflow using every input and output of action.yml
-// passes actionlint; one with an input or output action.yml does not
+// TestActionLints: example.yml, which uses every input and output of
+// action.yml, passes actionlint; one with an input or output action.yml does not
 // declare fails it (so the check reads action.yml, it is not vacuous).
 func TestActionLints(t *testing.T) {
-	out, err := lint(t, usesAction)
+	workflow := usesAction(t)
+	out, err := lint(t, workflow)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
@@ -99,7 +80,7 @@ func TestActionLints(t *testing.T) {
 		{"unknown input", "artifact-name: gc-result", "artifact-nam: gc-result", "artifact-nam"},
 		{"unknown output", "outputs.exit-code", "outputs.exit-status", "exit-status"},
 	} {
-		out, err := lint(t, strings.Replace(usesAction, tc.from, tc.to, 1))
+		out, err := lint(t, strings.Replace(workflow, tc.from, tc.to, 1))
 		if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(out, tc.want) {
 			t.Errorf("%s: actionlint exit %v, want 1 naming %q:\n%s", tc.name, err, tc.want, out)
 		}
