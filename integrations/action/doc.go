@@ -4,6 +4,5 @@
 // its SHA-256 matches the release's SHA256SUMS; run.sh maps the action's
 // inputs to river-gc's flags. The tests run both against a local release
 // served on loopback, and lint example.yml, a workflow that uses the
-// action, with the
-// pinned actionlint.
+// action, with the pinned actionlint.
 package action
