@@ -8,7 +8,14 @@
 //	plangate-gc [judge] [--format text|review|json|findings|artifact] [--merge] [--json] [--lang ja|en] [-i|--input FILE]
 //	plangate-gc schema
 //	plangate-gc eval [DIR] [--json] [--run REGEX] [--update]
+//	plangate-gc completion bash|zsh|fish
 //	plangate-gc --help | --version
+//
+// Every command takes
+//
+//	-h, --help      show the help (of the command named before it)
+//	--version       print the version (the release tag, or "devel" and
+//	                the VCS revision for a source build)
 //
 // judge (the default command) reads one or more concatenated JSON documents
 // (JSON Lines is fine) from stdin, or from FILE with --input, and judges
@@ -32,6 +39,11 @@
 // on stdout and its reasons (JSON pointer and message, sorted) on stderr.
 //
 // schema prints the embedded input JSON Schema (schemas/input.schema.json).
+//
+// completion prints a bash, zsh or fish completion script generated from
+// the parser's own model of the command line (source <(plangate-gc
+// completion bash)); the man page, docs/man/plangate-gc.1, is generated
+// from the same model.
 //
 // eval runs the evaluation harness over the fixture cases in DIR (default
 // fixtures; format in fixtures/README.md). For every case it checks the

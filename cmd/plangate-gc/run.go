@@ -20,7 +20,7 @@ import (
 // cli is the command line. Judging stdin is the default (hidden) command;
 // its flags live on the root so that `plangate-gc --help` shows them.
 type cli struct {
-	Format  string           `placeholder:"FORMAT" help:"Output form: text (review lines, the default), review (lines River Review's engine keeps), json (one object per document), findings (River Review output.schema.json, one per line) or artifact (River Review Review Artifact, one per line)."`
+	Format  string           `placeholder:"FORMAT" complete:"text,review,json,findings,artifact" help:"Output form: text (review lines, the default), review (lines River Review's engine keeps), json (one object per document), findings (River Review output.schema.json, one per line) or artifact (River Review Review Artifact, one per line)."`
 	JSON    bool             `help:"Same as --format json."`
 	Merge   bool             `help:"With --format findings or artifact: write exactly one document for all input documents (the file River Review's readers take)."`
 	Lang    string           `enum:"ja,en" default:"ja" help:"Language of the review lines and messages (ja, en)."`
@@ -31,6 +31,8 @@ type cli struct {
 	Schema schemaCmd `cmd:"" help:"Print a JSON Schema: input (default), result (--json output) or gc-result (river-gc --json output)."`
 	Eval   evalCmd   `cmd:"" help:"Run the evaluation harness over fixture cases (--json: a machine-readable report)."`
 	Help   helpCmd   `cmd:"" help:"Show help for plangate-gc or one of its commands."`
+
+	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish."`
 }
 
 type judgeCmd struct{}

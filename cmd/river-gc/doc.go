@@ -8,6 +8,12 @@
 // Usage:
 //
 //	river-gc [flags]
+//	river-gc completion bash|zsh|fish
+//
+// completion prints a shell completion script generated from the parser's
+// own model of the flags (source <(river-gc completion bash)); the man
+// page, docs/man/river-gc.1, is generated from the same model. It is a
+// word, not a flag, because river-gc takes no other positional argument.
 //
 // Examples (seed 000):
 //
@@ -38,6 +44,9 @@
 //	--force                actually delete
 //	--json                 the machine-readable result on stdout; the
 //	                       summary goes to stderr
+//	--json-format F        with --json: gc (the result above, the default),
+//	                       findings or artifact (one River Review document
+//	                       for the whole run, SPEC C2)
 //	--output-file PATH     write the --json result to PATH atomically
 //	                       (temporary file + rename); needs --json
 //	--quiet                no human summary (errors still go to stderr)
@@ -50,7 +59,9 @@
 //	--verbose              list every removal even on a terminal
 //	--explain PATH         say which one rule keeps or removes PATH
 //	                       (repeatable); changes nothing
-//	--version              print the version
+//	--version              print the version: the release tag, or
+//	                       "devel" and the VCS revision for a source build
+//	-h, --help             show the help
 //	--emit-inventory       write one plangate-gc input document per
 //	                       non-empty scope and exit; `river-gc
 //	                       --emit-inventory | plangate-gc --json`

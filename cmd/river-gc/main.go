@@ -22,6 +22,9 @@ func main1() (code int) {
 			code = 1
 		}
 	}()
+	if len(os.Args) > 1 && os.Args[1] == "completion" {
+		return exitCode(completion(os.Stdout, os.Args[2:]), os.Stderr)
+	}
 	return exitCode(run(context.Background(), os.Stdout, os.Stderr, os.Args[1:]), os.Stderr)
 }
 

@@ -36,7 +36,7 @@ type cli struct {
 	MaxEntries    []string `name:"max-entries" sep:"none" placeholder:"[SCOPE=]N" help:"Keep at most N entries per scope, dropping the oldest (default 1000); SCOPE=N for one scope (repeatable)."`
 	MaxSizeMb     []string `name:"max-size-mb" sep:"none" placeholder:"[SCOPE=]N" help:"Keep at most N MB per scope, dropping the oldest (default 500; 1 MB = 1 MiB = 1048576 bytes); SCOPE=N for one scope (repeatable)."`
 	Now           string   `placeholder:"RFC3339" help:"Pin the reference time (default: the system clock, which breaks determinism)."`
-	Scope         []string `sep:"none" placeholder:"SCOPE" help:"memory, evals, review-artifacts, tmp, all (those four; the default), or the opt-in runs, memory-entries, eval-ledger (repeatable)."`
+	Scope         []string `sep:"none" placeholder:"SCOPE" complete:"memory,evals,review-artifacts,tmp,runs,memory-entries,eval-ledger,all" help:"memory, evals, review-artifacts, tmp, all (those four; the default), or the opt-in runs, memory-entries, eval-ledger (repeatable)."`
 	Exclude       []string `sep:"none" placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob (repeatable)."`
 	DryRun        bool     `name:"dry-run" help:"List candidates only (the default without --force; wins over --force)."`
 	Force         bool     `help:"Actually delete."`

@@ -5,34 +5,27 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
-)
 
-// actionlintPkg is the pinned linter: go install builds it into a temporary
-// directory (the module proxy or cache must serve it, else the test skips).
-const actionlintPkg = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
+	"github.com/plangate-gc/plangate-gc/internal/pinned"
+)
 
 // workflowFile is the weekly workflow; its name must differ from every
 // workflow upstream ships (upstream has its own weekly-gc.yml).
 const workflowFile = "river-gc-weekly.yml"
 
-// TestWorkflowLints runs actionlint over the weekly workflow.
+// TestWorkflowLints runs the pinned actionlint (internal/tools/go.mod)
+// over the weekly workflow.
 func TestWorkflowLints(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: actionlint is built with go install")
+	here, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
 	}
-	gobin := t.TempDir()
-	install := exec.Command("go", "install", actionlintPkg)
-	install.Env = append(os.Environ(), "GOBIN="+gobin, "GOFLAGS=-mod=mod")
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Skipf("cannot build %s (no module proxy or cache?): %v\n%s", actionlintPkg, err, out)
-	}
-	lint := exec.Command(filepath.Join(gobin, "actionlint"), "-no-color", "-shellcheck=", "-pyflakes=", workflowFile)
+	lint := pinned.Command(t, here, "actionlint", "-no-color", "-shellcheck=", "-pyflakes=", workflowFile)
 	out, err := lint.CombinedOutput()
 	var exit *exec.ExitError
 	switch {

@@ -1,0 +1,70 @@
+package version
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTaggedCheckoutReportsTheTag clones this repository, tags its HEAD,
+// builds both binaries without ldflags and checks that --version names the
+// tag (the go command stamps the main module's VCS tag into the build
+// information); a change to a tracked file makes the build "+dirty".
+func TestTaggedCheckoutReportsTheTag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds both binaries in a clone")
+	}
+	for _, tool := range []string{"git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not found", tool)
+		}
+	}
+	top, err := exec.Command("git", "rev-parse", "--show-toplevel").Output()
+	if err != nil {
+		t.Skipf("not in a git checkout: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "clone")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if out, err := exec.Command("git", "clone", "--quiet", "--no-local", strings.TrimSpace(string(top)), dir).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	const tag = "v0.0.0-test.1"
+	git("tag", tag)
+	version := func(name string) string {
+		t.Helper()
+		bin := filepath.Join(t.TempDir(), name)
+		build := exec.Command("go", "build", "-o", bin, "./cmd/"+name)
+		build.Dir = dir
+		build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=true", "GOWORK=off")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", name, err, out)
+		}
+		out, err := exec.Command(bin, "--version").CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s --version: %v\n%s", name, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	for _, name := range []string{"river-gc", "plangate-gc"} {
+		if got, want := version(name), name+" "+tag; got != want {
+			t.Errorf("%s --version = %q, want %q", name, got, want)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := version("plangate-gc"); !strings.HasPrefix(got, "plangate-gc v0.0.0-test.1") || !strings.HasSuffix(got, "+dirty") {
+		t.Errorf("dirty checkout: --version = %q, want the tag's pseudo-version ending in +dirty", got)
+	}
+}
