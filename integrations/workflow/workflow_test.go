@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,12 +68,9 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 	if wf.Permissions["issues"] != "write" || wf.Permissions["actions"] != "read" {
 		t.Errorf("permissions %v: want issues: write and actions: read", wf.Permissions)
 	}
-	if v := wf.Env["RIVER_GC_VERSION"]; !regexp.MustCompile(`^(v\d+\.\d+\.\d+|[0-9a-f]{40})$`).MatchString(v) {
-		t.Errorf("RIVER_GC_VERSION %q is not a release tag or a full commit", v)
-	}
 	pinned := regexp.MustCompile(`^[\w-]+/[\w-]+@(v\d+(\.\d+\.\d+)?|[0-9a-f]{40})$`)
 	var downloads, uploads, issue int
-	var gcRun, install string
+	var gc map[string]string
 	for _, job := range wf.Jobs {
 		for _, s := range job.Steps {
 			if s.Uses != "" && !pinned.MatchString(s.Uses) {
@@ -88,31 +86,31 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 					strings.Contains(s.If, "steps.after.outputs.changed == 'true'") {
 					uploads++
 				}
-				if s.With["path"] == "artifacts/gc-result.json" {
-					uploads++
-				}
 			case strings.HasPrefix(s.Uses, "actions/github-script@"):
 				if s.If == "failure()" && strings.Contains(s.With["script"], "issues.create") {
 					issue++
 				}
-			case strings.Contains(s.Run, "go install"):
-				install = s.Run
-			case strings.Contains(s.Run, "river-gc --force"):
-				gcRun = s.Run
+			case strings.HasPrefix(s.Uses, "plangate-gc/plangate-gc@"):
+				if !regexp.MustCompile(`@v\d+\.\d+\.\d+$`).MatchString(s.Uses) {
+					t.Errorf("the Action %s is not pinned to a release tag", s.Uses)
+				}
+				gc = s.With
+			case strings.Contains(s.Run, "go install") || strings.HasPrefix(s.Uses, "actions/setup-go@"):
+				t.Errorf("step %q builds river-gc from source; the Action installs a verified release", s.Name)
 			}
 		}
 	}
-	if downloads != 1 || uploads != 2 || issue != 1 {
-		t.Errorf("downloads %d, uploads %d, issue steps %d: want 1, 2 (memory, result), 1", downloads, uploads, issue)
+	if downloads != 1 || uploads != 1 || issue != 1 {
+		t.Errorf("downloads %d, memory uploads %d, issue steps %d: want 1 each", downloads, uploads, issue)
 	}
-	if !strings.Contains(install, "github.com/plangate-gc/plangate-gc/cmd/river-gc@${RIVER_GC_VERSION}") {
-		t.Errorf("river-gc is not installed at the pinned version: %q", install)
+	if gc == nil {
+		t.Fatal("no step uses plangate-gc's Action")
 	}
-	for _, flag := range []string{"--force", "--json", "--output-file artifacts/gc-result.json", `--summary-file "$GITHUB_STEP_SUMMARY"`,
-		"--scope all", "--scope runs", "--scope memory-entries", "--scope eval-ledger"} {
-		if !strings.Contains(strings.ReplaceAll(gcRun, "\\\n", " "), flag) {
-			t.Errorf("river-gc step lacks %s:\n%s", flag, gcRun)
-		}
+	if gc["force"] != "true" || gc["artifact-name"] != "gc-result" || gc["summary"] == "false" || gc["upload"] == "false" {
+		t.Errorf("the Action's inputs %v: want force, the summary and the result uploaded as gc-result", gc)
+	}
+	if scopes := strings.Fields(gc["scopes"]); !slices.Equal(scopes, []string{"all", "runs", "memory-entries", "eval-ledger"}) {
+		t.Errorf("scopes %q: want all and the three opt-in scopes", gc["scopes"])
 	}
 	if bytes.Contains(data, []byte("@latest")) || bytes.Contains(data, []byte("@main")) {
 		t.Error("something is pinned to a moving ref")
