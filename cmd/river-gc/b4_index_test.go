@@ -44,6 +44,7 @@ func gitIndex(names []string, exts ...string) []byte {
 // "cannot read the git index", exit 1, under a 2 GiB address-space limit,
 // and nothing is deleted (SPEC B4 "Bounded cost for hostile git data").
 func TestHostileSplitIndexThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath("river-gc") // installed on PATH by testscript.Main
 	if err != nil {
 		t.Fatal(err)

@@ -4,11 +4,13 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,11 +23,29 @@ func buildBinary(t *testing.T) string {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not available to build river-gc")
 	}
-	bin := filepath.Join(t.TempDir(), "river-gc")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "river-gc-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.path = filepath.Join(dir, "river-gc")
+		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.path
+}
+
+// built is the river-gc binary the tests share: built once per test
+// process (each test runs it on trees of its own), removed by TestMain.
+var built struct {
+	once sync.Once
+	path string
+	err  error
 }
 
 // TestStopSignalsDuringForceThenRerun (SPEC B2, B4): SIGINT, SIGTERM,
@@ -36,6 +56,7 @@ func buildBinary(t *testing.T) string {
 // first deletion shows, signalled, and continued, so the signal always
 // lands during the deletions.
 func TestStopSignalsDuringForceThenRerun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds four 5,000-file trees")
 	}
@@ -89,6 +110,7 @@ func TestStopSignalsDuringForceThenRerun(t *testing.T) {
 // signal's death), and whatever it deleted is named by its record or by
 // the next run's interrupted list.
 func TestSecondSignalExitsOneAndTheJournalNamesTheDeletions(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	root := memDir(t)
 	before := oldTree(t, root, 5000, 50)

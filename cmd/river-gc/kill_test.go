@@ -182,6 +182,7 @@ func TestSigkillAtAnyMomentLeavesARecord(t *testing.T) {
 // record, lists every deletion in it, and exits 1 for the failed writes
 // (never 141 from SIGPIPE, never 2).
 func TestRecordSurvivesABrokenStderr(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for _, name := range []string{"closed-pipe", "dev-full"} {
 		t.Run(name, func(t *testing.T) {
@@ -230,6 +231,7 @@ func TestRecordSurvivesABrokenStderr(t *testing.T) {
 // is lost, so the intent journal is kept and the next run names every
 // deletion of this one.
 func TestRecordSurvivesAClosedStdout(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	root := t.TempDir()
 	before := oldTree(t, root, 300, 3)

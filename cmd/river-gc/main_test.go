@@ -25,9 +25,20 @@ import (
 const nobody = 65534
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleanup{m}, map[string]func(){
 		"river-gc": func() { exit(main1()) },
 	})
+}
+
+// cleanup runs the tests, then removes the shared river-gc binary.
+type cleanup struct{ m *testing.M }
+
+func (c cleanup) Run() int {
+	code := c.m.Run()
+	if built.path != "" {
+		os.RemoveAll(filepath.Dir(built.path))
+	}
+	return code
 }
 
 // TestScripts runs river gc end to end (testdata/script/*.txtar) against

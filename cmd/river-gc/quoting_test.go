@@ -19,6 +19,7 @@ var rawHazards = []string{"\x1b", "\a", "\r", "\u202e", "\u200b"}
 // the unused-exclude warning and error lines quote what a file name or a
 // pattern holds, and a newline in a name cannot forge a line.
 func TestNamesAndPatternsNeverReachATerminalRaw(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	root := memDir(t)
 	dir := filepath.Join(root, ".river", "tmp")

@@ -20,6 +20,7 @@ import (
 // says where it was cut and that the full list is in the JSON), fold the
 // long list in <details>, and escape "&" in a pattern.
 func TestSummaryFileStaysBelowTheStepSummaryLimit(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	root := memDir(t)
 	deep := ".river/tmp"
