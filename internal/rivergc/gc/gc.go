@@ -51,8 +51,9 @@ type Config struct {
 	OnFile func(scope skill.Scope, f scan.File)
 	OnNote func(scope skill.Scope, n scan.Note)
 	// Intend, when set, is told about each single-source rewrite after
-	// its temporary file is written and before it replaces the original
-	// (rewrite.Options.Intend); an error stops that rewrite.
+	// its temporary file is written and its intent journaled, before the
+	// original is checked and replaced (rewrite.Options.Intend); an error
+	// stops that rewrite. Tests use it to act at that instant.
 	Intend func(temp, target string) error
 	// explain makes judge record every file's verdict (Explain).
 	explain bool
