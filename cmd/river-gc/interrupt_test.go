@@ -148,7 +148,14 @@ func TestSecondSignalExitsOneAndTheJournalNamesTheDeletions(t *testing.T) {
 // the exit code and stderr.
 func stopDuringDeletion(t *testing.T, bin, root, result string, sigs ...syscall.Signal) (int, string) {
 	t.Helper()
-	cmd := exec.Command(bin, append(forceArgs, "--root", root, "--output-file", result)...)
+	return stopDuringDeletionWith(t, bin, root, result, nil, sigs...)
+}
+
+// stopDuringDeletionWith is stopDuringDeletion with extra flags.
+func stopDuringDeletionWith(t *testing.T, bin, root, result string, extra []string, sigs ...syscall.Signal) (int, string) {
+	t.Helper()
+	args := append(slices.Clone(forceArgs), "--root", root, "--output-file", result)
+	cmd := exec.Command(bin, append(args, extra...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

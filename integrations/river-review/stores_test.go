@@ -113,11 +113,17 @@ func run(t *testing.T, bin string, args ...string) (stdout, stderr []byte, code 
 // epoch is an RFC 3339 instant in whole seconds (floored).
 func epoch(t *testing.T, s string) int64 {
 	t.Helper()
+	return parse(t, s).Unix()
+}
+
+// parse reads an RFC 3339 instant the simulator wrote.
+func parse(t *testing.T, s string) time.Time {
+	t.Helper()
 	v, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		t.Fatalf("timestamp %q: %v", s, err)
 	}
-	return v.Unix()
+	return v
 }
 
 // expected is what a compaction at now under a retention of days must
@@ -142,11 +148,17 @@ func expect(t *testing.T, log simLog, now string, days int64) expected {
 	ex := expected{memory: map[string]bool{}, ledger: map[int]bool{}, runs: map[string]bool{}}
 	remaining := 0
 	for _, m := range log.Memory {
-		// Live (SPEC D3 as decision 74 reads it): knowledge — every type
-		// but the event records — whose status is active or absent, expired
-		// or not (queryMemory returns it); and a suppression that
-		// findActiveSuppressions would apply, whatever its status.
-		live := m.Type != "review" && m.Type != "eval_result" && (m.Status == "" || m.Status == "active")
+		// Live (SPEC D3, decision 74): knowledge — every type but the
+		// event records — whose status is active or absent and which has
+		// not expired (expiresAt, else context.expiresAt, not after now);
+		// and a suppression that findActiveSuppressions would apply,
+		// whatever its status and whatever its date says.
+		exp := m.ExpiresAt
+		if exp == "" {
+			exp = m.ContextExpiresAt
+		}
+		expired := exp != "" && !parse(t, exp).After(time.Unix(nowSec, 0))
+		live := m.Type != "review" && m.Type != "eval_result" && (m.Status == "" || m.Status == "active") && !expired
 		if m.Type == "suppression" && !revoked[m.ID] && (m.ContextExpiresAt == "" || m.ContextExpiresAt >= nowISO) {
 			live = true
 		}

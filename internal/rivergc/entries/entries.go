@@ -35,8 +35,8 @@ type Entry struct {
 	// two lines, an entry that cannot be read or named).
 	Live bool
 	// Expired: a memory entry whose expiresAt (or context.expiresAt) is
-	// at or before now; it is live all the same while its status is
-	// active (decision 74).
+	// at or before now; it is a candidate whatever its status, unless it
+	// is a suppression findActiveSuppressions still applies (decision 74).
 	Expired bool
 	// Unreadable: a ledger line that is not a JSON object with an RFC 3339
 	// timestamp (kept and named in a warning).

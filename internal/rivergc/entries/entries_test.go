@@ -62,11 +62,22 @@ func TestMemoryLiveness(t *testing.T) {
 		{"unknown type active", entry("a", "novel", map[string]any{"status": "active"}), true},
 		{"wontfix archived", entry("a", "wontfix", map[string]any{"status": "archived"}), false},
 		{"adr superseded", entry("a", "adr", map[string]any{"status": "superseded", "supersededBy": "b"}), false},
-		// Expired but still active: queryMemory returns it (decision 74).
-		{"adr expired, still active", entry("a", "adr", map[string]any{"expiresAt": past}), true},
+		// Expired is a candidate whatever its status (SPEC D3, decision 74).
+		{"adr expired, still active", entry("a", "adr", map[string]any{"expiresAt": past}), false},
+		{"decision status absent, context.expiresAt past", entry("a", "decision", map[string]any{"context": map[string]any{"expiresAt": past}}), false},
 		{"adr expired and archived", entry("a", "adr", map[string]any{"expiresAt": past, "status": "archived"}), false},
 		{"adr expires later", entry("a", "adr", map[string]any{"expiresAt": future}), true},
-		{"suppression active status, context expired", entry("a", "suppression", map[string]any{"context": map[string]any{"active": true, "expiresAt": past}}), true},
+		{"adr expires exactly now", entry("a", "adr", map[string]any{"expiresAt": "2026-06-01T00:00:00.000Z"}), false},
+		{"adr expires half a second after now", entry("a", "adr", map[string]any{"expiresAt": "2026-06-01T00:00:00.500Z"}), true},
+		{"adr expiresAt before context.expiresAt", entry("a", "adr", map[string]any{"expiresAt": future, "context": map[string]any{"expiresAt": past}}), true},
+		{"suppression active status, context expired", entry("a", "suppression", map[string]any{"context": map[string]any{"active": true, "expiresAt": past}}), false},
+		{"suppression status absent, expired, context inactive", entry("a", "suppression", map[string]any{"context": map[string]any{"active": false, "expiresAt": past}}), false},
+		// findActiveSuppressions compares strings: "…00.000Z" < "…00.000Z"
+		// is false, so it still applies a suppression expiring exactly now,
+		// and one whose expiry string sorts after now's; it stays.
+		{"suppression expiring exactly now still applies", entry("a", "suppression", map[string]any{"context": map[string]any{"active": true, "expiresAt": "2026-06-01T00:00:00.000Z"}}), true},
+		{"suppression expired by date, applied by string", entry("a", "suppression", map[string]any{"context": map[string]any{"active": true, "expiresAt": "2026-06-01T00:00:00Z"}}), true},
+		{"suppression applied, expiresAt past on top", entry("a", "suppression", map[string]any{"expiresAt": past, "context": map[string]any{"active": true}}), true},
 		{"adr unparseable expiry stays", entry("a", "adr", map[string]any{"expiresAt": "soon"}), true},
 		{"pattern context.expiresAt past, archived", entry("a", "pattern", map[string]any{"status": "archived", "context": map[string]any{"expiresAt": past}}), false},
 		{"review active is an event", entry("a", "review", nil), false},
@@ -283,6 +294,9 @@ func TestLedgerFewLines(t *testing.T) {
 	}
 }
 
+// TestExpired: expiresAt, else context.expiresAt, at or before now is
+// expired, and an expired active entry is not live (SPEC D3); an expiry
+// that does not parse is none.
 func TestExpired(t *testing.T) {
 	data := index(t,
 		entry("a", "adr", map[string]any{"expiresAt": "2026-06-01T00:00:00Z"}),
@@ -295,8 +309,8 @@ func TestExpired(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range []bool{true, true, false, false} {
-		if e := st.Entries[i]; e.Expired != want || !e.Live {
-			t.Errorf("%s: expired %v live %v, want expired %v and live", e.ID, e.Expired, e.Live, want)
+		if e := st.Entries[i]; e.Expired != want || e.Live == want {
+			t.Errorf("%s: expired %v live %v, want expired %v and live %v", e.ID, e.Expired, e.Live, want, !want)
 		}
 	}
 }

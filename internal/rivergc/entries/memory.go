@@ -167,34 +167,55 @@ func nameAll(st *Store, memos []memo, now int64) {
 		if m.rec.Type == "suppression" {
 			e.refs = append(e.refs, resurfaces[e.ID]...)
 		}
-		e.Live = liveKnowledge(m) || liveSuppression(m, revoked[e.ID], nowISO)
+		e.Live = liveKnowledge(m, now) || liveSuppression(m, revoked[e.ID], nowISO)
 		e.Expired = expired(m, now)
 	}
 }
 
-// liveKnowledge: any type but the event records whose status is active
-// or absent (SPEC D3, decision 74). An expired entry (expiresAt, else
-// context.expiresAt, at or before now) whose status is still active stays
-// too: upstream's queryMemory returns every active entry whatever its
-// expiry, and D3 requires it to answer the same after a compaction. Once
-// upstream's expireEntries archives it, it is a candidate. Expired tells
-// whether an entry is expired, for the record.
-func liveKnowledge(m memo) bool {
+// liveKnowledge is SPEC D3's live knowledge (decision 74): any type but
+// the event records, whose status is active or absent, and which has not
+// expired at now. An expired entry is a candidate whatever its status —
+// upstream's queryMemory still returns it while active, so its answers
+// lose exactly such entries, none of them live (decision 83). A
+// suppression findActiveSuppressions still applies is live all the same
+// (liveSuppression), even where its JavaScript string comparison and
+// expired disagree at the boundary.
+func liveKnowledge(m memo, now int64) bool {
 	if m.rec.Type == "review" || m.rec.Type == "eval_result" {
 		return false
 	}
-	return m.rec.Status == nil || m.rec.Status == "active"
+	return (m.rec.Status == nil || m.rec.Status == "active") && !expired(m, now)
 }
 
 // expired reports whether the entry's expiresAt (else context.expiresAt)
-// is at or before now.
+// is an RFC 3339 instant at or before now (epoch seconds): not after it.
+// An expiry that does not parse is no expiry (the entry stays).
 func expired(m memo, now int64) bool {
 	exp := m.rec.ExpiresAt
 	if exp == nil {
 		exp = m.ctx.ExpiresAt
 	}
-	if s, ok := exp.(string); ok && s != "" {
-		if t, ok := rfc3339.Unix(s); ok && t <= now {
+	s, ok := exp.(string)
+	if !ok || s == "" {
+		return false
+	}
+	t, ok := rfc3339.Unix(s)
+	if !ok {
+		return false
+	}
+	// Unix floors: within the second of now, a non-zero fraction is
+	// after now.
+	return t < now || (t == now && !fraction(s))
+}
+
+// fraction reports whether an RFC 3339 timestamp has a non-zero
+// fraction of a second.
+func fraction(s string) bool {
+	if len(s) < 21 || s[19] != '.' {
+		return false
+	}
+	for i := 20; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		if s[i] != '0' {
 			return true
 		}
 	}

@@ -51,8 +51,9 @@ type Config struct {
 	OnFile func(scope skill.Scope, f scan.File)
 	OnNote func(scope skill.Scope, n scan.Note)
 	// Intend, when set, is told about each single-source rewrite after
-	// its temporary file is written and before it replaces the original
-	// (rewrite.Options.Intend); an error stops that rewrite.
+	// its temporary file is written and its intent journaled, before the
+	// original is checked and replaced (rewrite.Options.Intend); an error
+	// stops that rewrite. Tests use it to act at that instant.
 	Intend func(temp, target string) error
 	// explain makes judge record every file's verdict (Explain).
 	explain bool
@@ -123,23 +124,30 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 			}
 		}
 	}
-	var jn *journal.Journal
+	jn := &runJournal{rootfd: cfg.Root.FD}
 	switch {
-	case cfg.Mode == Force && len(j.targets) > 0 && rerr != nil:
+	case cfg.Mode != Force:
+	case rerr != nil && (len(j.targets) > 0 || len(j.rewrites) > 0):
+		notAttempted := len(j.targets)
+		for _, job := range j.rewrites {
+			notAttempted += len(job.removed)
+		}
 		for _, e := range out.Errors {
 			if e.Op == fserr.OpJournal {
-				e.Err = &fserr.NotJournaledError{Cause: e.Err, NotAttempted: len(j.targets)}
+				e.Err = &fserr.NotJournaledError{Cause: e.Err, NotAttempted: notAttempted}
 				break
 			}
 		}
 		out.apply(sweep.Report{})
-	case cfg.Mode == Force && len(j.targets) > 0:
-		var rep sweep.Report
-		jn, rep = deleteJournaled(ctx, cfg, j.targets)
-		out.apply(rep)
-	}
-	if cfg.Mode == Force && len(j.rewrites) > 0 {
-		out.rewriteStores(ctx, cfg, j.rewrites)
+		for _, job := range j.rewrites {
+			out.keepStore(job.scope)
+		}
+	default:
+		if len(j.targets) > 0 {
+			out.apply(deleteJournaled(ctx, cfg, jn, j.targets))
+		}
+		out.rewriteStores(ctx, cfg, jn, j.rewrites)
+		jn.done()
 	}
 	out.sort()
 	recorded, err := true, error(nil)
@@ -148,9 +156,9 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	switch {
 	case cfg.Mode == Force && recorded && rerr == nil:
-		err = errors.Join(err, journal.Remove(cfg.Root.FD, found, jn))
-	case jn != nil:
-		jn.Close()
+		err = errors.Join(err, journal.Remove(cfg.Root.FD, found, jn.j))
+	case jn.j != nil:
+		jn.j.Close()
 	}
 	return out, err
 }

@@ -73,19 +73,54 @@ func heldName(p string) string {
 	return dir + sweep.PrivatePrefix + name
 }
 
+// runJournal is the run's one intent journal, shared by its deletions
+// and its rewrites and opened at the first intent, so that a run with
+// nothing to delete or rewrite creates none. A failure to open or write
+// it is kept: every later intent fails with it, so nothing is acted on
+// after a write that may have left a partial line.
+type runJournal struct {
+	rootfd int
+	j      *journal.Journal
+	err    error
+}
+
+// intend journals the intents durably (journal.Journal.Intend), opening
+// the journal first when this is the run's first intent.
+func (r *runJournal) intend(ins []journal.Intent) error {
+	if r.err == nil && r.j == nil {
+		r.j, r.err = journal.Open(r.rootfd)
+	}
+	if r.err == nil {
+		r.err = r.j.Intend(ins)
+	}
+	return r.err
+}
+
+// rel is the journal's name (journal.Path before it is opened).
+func (r *runJournal) rel() string {
+	if r.j != nil {
+		return r.j.Rel()
+	}
+	return journal.Path
+}
+
+// done tells the next run that the deletions and rewrites had ended. A
+// journal that cannot take it changes nothing (the record is written
+// next, then the journal removed), so its failure is not reported.
+func (r *runJournal) done() {
+	if r.j != nil && r.err == nil {
+		r.j.Done() //nolint:errcheck
+	}
+}
+
 // deleteJournaled deletes the targets in batches, each journaled and
 // synced before any of its files is touched. A journal that cannot be
 // opened or written stops the deletions there; the rest are counted in
-// the journal error. The journal is returned open (nil if none).
-func deleteJournaled(ctx context.Context, cfg Config, targets []sweep.Target) (*journal.Journal, sweep.Report) {
+// the journal error.
+func deleteJournaled(ctx context.Context, cfg Config, jn *runJournal, targets []sweep.Target) sweep.Report {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
 	var rep sweep.Report
-	jn, err := journal.Open(cfg.Root.FD)
-	if err != nil {
-		rep.Errors = append(rep.Errors, journalError(err, journal.Path, len(ts)))
-		return nil, rep
-	}
 	intents := make([]journal.Intent, 0, min(journalBatch, len(ts)))
 	for lo := 0; lo < len(ts); lo += journalBatch {
 		if ctx.Err() != nil {
@@ -97,8 +132,8 @@ func deleteJournaled(ctx context.Context, cfg Config, targets []sweep.Target) (*
 		for _, t := range batch {
 			intents = append(intents, journal.Intent{Op: journal.Delete, Path: t.Path, Dev: t.Dev, Ino: t.Ino, Size: t.Size, MtimeNs: t.MtimeNs})
 		}
-		if err := jn.Intend(intents); err != nil {
-			rep.Errors = append(rep.Errors, journalError(err, jn.Rel(), len(ts)-lo))
+		if err := jn.intend(intents); err != nil {
+			rep.Errors = append(rep.Errors, journalError(err, jn.rel(), len(ts)-lo))
 			break
 		}
 		var opts sweep.Options
@@ -106,19 +141,9 @@ func deleteJournaled(ctx context.Context, cfg Config, targets []sweep.Target) (*
 			base := lo
 			opts.Progress = func(done, _ int) { cfg.Progress(base+done, len(ts)) }
 		}
-		r := sweep.Delete(ctx, cfg.Root.FD, batch, opts)
-		rep.Deleted = append(rep.Deleted, r.Deleted...)
-		rep.Gone = append(rep.Gone, r.Gone...)
-		rep.Linked = append(rep.Linked, r.Linked...)
-		rep.Errors = append(rep.Errors, r.Errors...)
-		rep.NotAttempted += r.NotAttempted
-		rep.Unprotected += r.Unprotected
+		rep.Add(sweep.Delete(ctx, cfg.Root.FD, batch, opts))
 	}
-	// "done" only tells the next run that the deletions had ended; a
-	// journal that cannot take it changes nothing (the record is written
-	// next, then the journal removed), so its failure is not reported.
-	jn.Done() //nolint:errcheck
-	return jn, rep
+	return rep
 }
 
 // journalError is the errors[] entry of a journal that failed with

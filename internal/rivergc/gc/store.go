@@ -11,6 +11,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -127,31 +128,56 @@ func floorSeconds(ns int64) int64 {
 }
 
 // rewriteStores rewrites each store without its removed entries (SPEC
-// D5). A store that cannot be rewritten (changed since it was read, or
-// any other failure) keeps all its entries: its removals move back to
-// kept and the failure is an errors[] entry. After an interruption no
-// store is rewritten.
-func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jobs []rewriteJob) {
+// D5), each journaled (op rewrite, with the identity that was read) and
+// synced in the run's journal after its temporary file is written and
+// before the rename, so that the next run names a store a killed run may
+// have rewritten. A store that cannot be rewritten (changed since it was
+// read, a journal that cannot be written, any other failure) keeps all
+// its entries: its removals move back to kept and the failure is an
+// errors[] entry. After an interruption no store is rewritten.
+func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jn *runJournal, jobs []rewriteJob) {
 	for _, job := range jobs {
+		var journalErr error
+		intend := func(temp, target string) error {
+			in := journal.Intent{Op: journal.Rewrite, Path: target, Dev: job.ident.Dev, Ino: job.ident.Ino,
+				Size: job.ident.Size, MtimeNs: job.ident.MtimeNs}
+			if journalErr = jn.intend([]journal.Intent{in}); journalErr != nil {
+				return journalErr
+			}
+			if cfg.Intend != nil {
+				return cfg.Intend(temp, target)
+			}
+			return nil
+		}
 		err := ctx.Err()
 		if err != nil {
 			err = &fserr.InterruptedError{NotAttempted: len(job.removed)}
 		} else {
 			err = rewrite.Replace(cfg.Root.FD, job.store.Path, job.ident, job.store.Splice(job.data, job.removed),
-				rewrite.Options{Intend: cfg.Intend})
+				rewrite.Options{Intend: intend})
 		}
-		if err == nil {
+		switch {
+		case err == nil:
 			continue
+		case journalErr != nil:
+			o.Errors = append(o.Errors, journalError(journalErr, jn.rel(), len(job.removed)))
+		default:
+			o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, job.store.Path, err))
 		}
-		o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, job.store.Path, err))
-		for i := range o.Scopes {
-			if s := &o.Scopes[i]; s.Scope == job.scope {
-				for _, d := range s.Removed {
-					s.Kept++
-					s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
-				}
-				s.Removed, s.Stamps = s.Removed[:0], s.Stamps[:0]
+		o.keepStore(job.scope)
+	}
+}
+
+// keepStore moves the removals of an entry scope whose store was not
+// rewritten back to kept.
+func (o *Outcome) keepStore(scope skill.Scope) {
+	for i := range o.Scopes {
+		if s := &o.Scopes[i]; s.Scope == scope {
+			for _, d := range s.Removed {
+				s.Kept++
+				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
 			}
+			s.Removed, s.Stamps = s.Removed[:0], s.Stamps[:0]
 		}
 	}
 }

@@ -4,8 +4,10 @@ package gc
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,12 +36,13 @@ if (phase === 'write') {
   appendEntry(idx, e('eval-1', 'eval_result'));
   const s1 = createSuppression({ indexPath: idx, findingHash: 'h1', filePaths: ['src/a.mjs'], rationale: 'noise', scope: 'global' });
   const s2 = createSuppression({ indexPath: idx, findingHash: 'h2', filePaths: ['src/b.mjs'], rationale: 'noise' });
-  createSuppression({ indexPath: idx, findingHash: 'h3', filePaths: ['src/c.mjs'], rationale: 'old', expiresAt: old });
+  const s3 = createSuppression({ indexPath: idx, findingHash: 'h3', filePaths: ['src/c.mjs'], rationale: 'old', expiresAt: old });
   revokeSuppression(idx, s2.id);
   // An archived suppression that still applies (findActiveSuppressions reads inactive entries).
   const m = loadMemory(idx);
   m.entries.find((x) => x.id === s1.id).status = 'archived';
   (await import('node:fs')).writeFileSync(idx, JSON.stringify(m, null, 2) + '\n');
+  process.stdout.write(JSON.stringify({ expiredSuppression: s3.id }) + '\n');
 }
 const m = loadMemory(idx);
 const answers = {
@@ -61,11 +64,21 @@ if (phase === 'check') {
 process.stdout.write(JSON.stringify(answers) + '\n');
 `
 
+// readerAnswers is what writeScript prints of upstream's readers.
+type readerAnswers struct {
+	Active    []string
+	Knowledge [][]string
+}
+
 // TestUpstreamReadersAgree writes an index with upstream's own writers,
 // compacts it with --force (a year later), and checks with upstream's own
 // code that the result is in upstream's form, valid against upstream's
-// schema, and that findActiveSuppressions and queryMemory of every
-// knowledge type answer exactly as before (SPEC D3, D5).
+// schema, that findActiveSuppressions answers exactly as before, and that
+// queryMemory of every knowledge type answers as before without exactly
+// the removed entries, none of them live (SPEC D3, D5, decisions 74, 83):
+// the superseded pattern, the archived (expired) decision and the expired
+// suppression upstream's createSuppression wrote without a status, which
+// queryMemory still returned.
 func TestUpstreamReadersAgree(t *testing.T) {
 	up := upstream.Dir(t)
 	root := t.TempDir()
@@ -74,7 +87,18 @@ func TestUpstreamReadersAgree(t *testing.T) {
 	if err := os.WriteFile(script, []byte(strings.ReplaceAll(writeScript, "%UP%", up)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	before := upstream.Node(t, up, nil, script, idx, "write")
+	lines := strings.SplitN(string(upstream.Node(t, up, nil, script, idx, "write")), "\n", 2)
+	var ids struct{ ExpiredSuppression string }
+	var before readerAnswers
+	if err := json.Unmarshal([]byte(lines[0]), &ids); err != nil || ids.ExpiredSuppression == "" || len(lines) < 2 {
+		t.Fatalf("write phase printed %q: %v", lines, err)
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &before); err != nil {
+		t.Fatal(err)
+	}
+	if len(before.Knowledge) != 6 || !slices.Contains(before.Knowledge[4], ids.ExpiredSuppression) {
+		t.Fatalf("queryMemory({type: 'suppression'}) did not return the expired suppression: %v", before.Knowledge)
+	}
 	data, _ := os.ReadFile(idx)
 
 	cfg := config(t, root, true)
@@ -87,19 +111,31 @@ func TestUpstreamReadersAgree(t *testing.T) {
 	if len(out.Errors) != 0 {
 		t.Fatalf("errors %v", out.Errors)
 	}
-	got := removedPaths(out)
-	for _, want := range []string{"#review-0", "#review-4", "#eval-1", "#pat-1", "#dec-1"} {
-		found := false
-		for _, g := range got {
-			found = found || strings.HasSuffix(g, want)
-		}
-		if !found {
-			t.Errorf("%s not removed (removed %v)", want, got)
+	removed := map[string]bool{}
+	for _, p := range removedPaths(out) {
+		removed[p[strings.IndexByte(p, '#')+1:]] = true
+	}
+	want := []string{"review-0", "review-1", "review-2", "review-3", "review-4", "eval-1", "pat-1", "dec-1", ids.ExpiredSuppression}
+	if len(removed) != len(want) {
+		t.Errorf("removed %v, want exactly %v", removed, want)
+	}
+	for _, w := range want {
+		if !removed[w] {
+			t.Errorf("%s not removed (removed %v)", w, removed)
 		}
 	}
-	after := upstream.Node(t, up, nil, script, idx, "check")
-	if string(after) != string(before) {
-		t.Errorf("upstream's readers answer differently:\nbefore %s\nafter  %s", before, after)
+	var after readerAnswers
+	if err := json.Unmarshal(upstream.Node(t, up, nil, script, idx, "check"), &after); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(after.Active, before.Active) {
+		t.Errorf("findActiveSuppressions answers %v, before %v", after.Active, before.Active)
+	}
+	for i, ans := range before.Knowledge {
+		kept := slices.DeleteFunc(slices.Clone(ans), func(id string) bool { return removed[id] })
+		if i >= len(after.Knowledge) || !slices.Equal(after.Knowledge[i], kept) {
+			t.Errorf("queryMemory answer %d: %v, want %v (before %v without the removed)", i, after.Knowledge, kept, ans)
+		}
 	}
 	if now, _ := os.ReadFile(idx); len(now) >= len(data) {
 		t.Errorf("nothing reclaimed: %d → %d bytes", len(data), len(now))

@@ -123,7 +123,7 @@ func (j *Journal) Intend(batch []Intent) error {
 	return j.write(b)
 }
 
-// Done appends "done": the run's deletions have ended.
+// Done appends "done": the run's deletions and rewrites have ended.
 func (j *Journal) Done() error { return j.write(append(j.buf, "done\n"...)) }
 
 // write appends b whole and syncs.

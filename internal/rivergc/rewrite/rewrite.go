@@ -55,9 +55,9 @@ type Options struct {
 	// Intend, when set, is called after the temporary file is written and
 	// synced and before the original is checked and replaced, with the
 	// root-relative paths of the temporary file and the original; an
-	// error stops the rewrite (the temporary file is removed). An intent
-	// journal records the rewrite there, so that a run killed in between
-	// can be finished or undone.
+	// error stops the rewrite (the temporary file is removed). river gc's
+	// intent journal records the rewrite there, so that the next run can
+	// name a store a killed run replaced.
 	Intend func(temp, target string) error
 }
 
