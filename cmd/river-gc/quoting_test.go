@@ -59,7 +59,7 @@ func TestNamesAndPatternsNeverReachATerminalRaw(t *testing.T) {
 	}
 	check("--debug and unused excludes", out)
 	out, code = run("--quiet", "--exclude", "pat\x1b[31m")
-	if !strings.Contains(out, "pat") {
+	if code != 0 || !strings.Contains(out, "pat") {
 		t.Errorf("--quiet: the unused-exclude warning is missing:\n%s", out)
 	}
 	check("unused exclude under --quiet", out)

@@ -143,18 +143,13 @@ func (d *deleter) unlinkUnprotected(dirfd int, name string) (outcome, error) {
 	}
 }
 
-// check compares the entry name in dirfd with t's identity. It returns
-// unix.ENOENT when the entry does not exist, another errno when it cannot
-// be examined, a *fserr.KindError when it is not a regular file,
-// fserr.ErrOtherMount when it is a mount point of another mount, a
-// *fserr.ChangedError when it differs, and nil when it is the same file.
-// withCtime also compares the ctime.
-func (d *deleter) check(dirfd int, name string, t Target, withCtime bool) error {
-	_, err := d.checkLinks(dirfd, name, t, withCtime)
-	return err
-}
-
-// checkLinks is check, also returning the file's st_nlink.
+// checkLinks compares the entry name in dirfd with t's identity and
+// returns the file's st_nlink. Its error is unix.ENOENT when the entry
+// does not exist, another errno when it cannot be examined, a
+// *fserr.KindError when it is not a regular file, fserr.ErrOtherMount when
+// it is a mount point of another mount, a *fserr.ChangedError when it
+// differs, and nil when it is the same file. withCtime also compares the
+// ctime.
 func (d *deleter) checkLinks(dirfd int, name string, t Target, withCtime bool) (uint32, error) {
 	var stx unix.Statx_t
 	err := eintr.Retry(func() error {
