@@ -35,7 +35,9 @@ type Release struct {
 }
 
 // Shim, Platform return the file names of the packed packages.
-func (r *Release) Shim() string { return filepath.Join(r.Packages, "plangate-gc-river-gc-"+Version+".tgz") }
+func (r *Release) Shim() string {
+	return filepath.Join(r.Packages, "plangate-gc-river-gc-"+Version+".tgz")
+}
 
 // Platform returns the packed platform package for an npm cpu (x64, arm64).
 func (r *Release) Platform(cpu string) string {

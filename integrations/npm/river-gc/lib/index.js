@@ -80,7 +80,10 @@ function binaryPath() {
     st = null;
   }
   if (!st || !st.isFile()) {
-    throw new RiverGcBinaryError('NOT_A_FILE', `${bin} is missing or not a regular file; reinstall`);
+    throw new RiverGcBinaryError(
+      'NOT_A_FILE',
+      `${bin} is missing or not a regular file; reinstall`
+    );
   }
   const got = sha256File(bin);
   if (got !== entry.sha256) {
@@ -118,4 +121,11 @@ async function run(args, bin = binaryPath()) {
   }
 }
 
-module.exports = { binaryPath, run, platformKey, RiverGcBinaryError, EXIT_NOT_STARTED, version: checksums.version };
+module.exports = {
+  binaryPath,
+  run,
+  platformKey,
+  RiverGcBinaryError,
+  EXIT_NOT_STARTED,
+  version: checksums.version,
+};
