@@ -34,7 +34,7 @@ type Release struct {
 	Binary string
 }
 
-// Shim, Platform return the file names of the packed packages.
+// Shim returns the packed shim package.
 func (r *Release) Shim() string {
 	return filepath.Join(r.Packages, "plangate-gc-river-gc-"+Version+".tgz")
 }
@@ -190,10 +190,16 @@ func Install(t testing.TB, rel *Release, dir string) {
 	}
 }
 
-// Run runs name with args in dir and env (added to a minimal environment:
-// PATH holds only node's directory, so no river-gc on PATH is found; npm
-// is offline, with a private cache and no update check) and
-// returns stdout, stderr and the exit code.
+// Env returns a minimal environment plus extra: PATH holds only the
+// directory of node (its path), so no river-gc on PATH is found; npm is
+// offline, with a private cache and no update check.
+func Env(t testing.TB, node string, extra ...string) []string {
+	return append([]string{"PATH=" + filepath.Dir(node), "HOME=" + t.TempDir(), "NO_COLOR=1", "LANG=C",
+		"npm_config_update_notifier=false", "npm_config_offline=true", "npm_config_cache=" + filepath.Join(t.TempDir(), "npm-cache")}, extra...)
+}
+
+// Run runs name with args in dir with Env(extra) and returns stdout,
+// stderr and the exit code.
 func Run(t testing.TB, dir string, env []string, name string, args ...string) (stdout, stderr []byte, code int) {
 	t.Helper()
 	node, err := exec.LookPath("node")
@@ -202,8 +208,7 @@ func Run(t testing.TB, dir string, env []string, name string, args ...string) (s
 	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"PATH=" + filepath.Dir(node), "HOME=" + t.TempDir(), "NO_COLOR=1", "LANG=C",
-		"npm_config_update_notifier=false", "npm_config_offline=true", "npm_config_cache=" + filepath.Join(t.TempDir(), "npm-cache")}, env...)
+	cmd.Env = Env(t, node, env...)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err = cmd.Run()

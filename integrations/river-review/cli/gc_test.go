@@ -21,8 +21,9 @@ const now = "2026-01-01T00:00:00Z"
 // it (node_modules/river-review), so that gc.mjs resolves
 // @plangate-gc/river-gc from upstream's own directory.
 type riverReview struct {
-	rel *npmtest.Release
-	cli string // node_modules/river-review/src/cli.mjs
+	rel  *npmtest.Release
+	cli  string // node_modules/river-review/src/cli.mjs
+	shim string // node_modules/@plangate-gc/river-gc/bin/river-gc.js
 }
 
 func install(t *testing.T) riverReview {
@@ -34,7 +35,8 @@ func install(t *testing.T) riverReview {
 	if err := os.Rename(patched(t), dst); err != nil {
 		t.Fatal(err)
 	}
-	return riverReview{rel: rel, cli: filepath.Join(dst, "src", "cli.mjs")}
+	return riverReview{rel: rel, cli: filepath.Join(dst, "src", "cli.mjs"),
+		shim: filepath.Join(proj, "node_modules", "@plangate-gc", "river-gc", "bin", "river-gc.js")}
 }
 
 type result struct {
