@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -265,6 +266,12 @@ func TestShimRefusesAnUnverifiedBinary(t *testing.T) {
 			os.Symlink("real", filepath.Join(pkgDir, "bin/river-gc"))
 		}, "not a regular file"},
 		"missing": {func(t *testing.T, pkgDir string) { os.RemoveAll(pkgDir) }, "is not installed"},
+		"other version": {func(t *testing.T, pkgDir string) {
+			editManifest(t, pkgDir, func(m map[string]any) { m["version"] = "9.9.9" })
+		}, "is 9.9.9, @plangate-gc/river-gc expects " + v},
+		"other build": {func(t *testing.T, pkgDir string) {
+			editManifest(t, pkgDir, func(m map[string]any) { m["riverGc"].(map[string]any)["sha256"] = strings.Repeat("0", 64) })
+		}, "is not the build @plangate-gc/river-gc was made with"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, proj := installed(t)
@@ -278,5 +285,42 @@ func TestShimRefusesAnUnverifiedBinary(t *testing.T) {
 				t.Errorf("the refused run touched the tree: %v", err)
 			}
 		})
+	}
+}
+
+// editManifest rewrites the package.json in dir through edit.
+func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
+	t.Helper()
+	p := filepath.Join(dir, "package.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	unmarshal(t, b, &m)
+	edit(m)
+	if b, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestShimNamesAnUnsupportedPlatform: on a platform without a package the
+// shim says which platforms it has and exits 2.
+func TestShimNamesAnUnsupportedPlatform(t *testing.T) {
+	_, proj := installed(t)
+	for _, pa := range [][2]string{{"linux", "ia32"}, {"darwin", "arm64"}, {"win32", "x64"}} {
+		preload := filepath.Join(t.TempDir(), "platform.js")
+		js := fmt.Sprintf("Object.defineProperty(process, 'platform', { value: %q });\nObject.defineProperty(process, 'arch', { value: %q });\n", pa[0], pa[1])
+		if err := os.WriteFile(preload, []byte(js), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o, e, c := npmtest.Run(t, proj, nil, "node", "-r", preload, "node_modules/@plangate-gc/river-gc/bin/river-gc.js", "--version")
+		want := "river-gc (npm): river-gc " + v + " has no binary for " + pa[0] + "-" + pa[1] + " (it runs on linux-arm64, linux-x64)\n"
+		if c != 2 || len(o) != 0 || string(e) != want {
+			t.Errorf("%s/%s: exit %d, stdout %q, stderr %q, want exit 2 and %q", pa[0], pa[1], c, o, e, want)
+		}
 	}
 }
