@@ -6,7 +6,7 @@
 
 import assert from 'node:assert';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test, { describe } from 'node:test';
@@ -149,6 +149,45 @@ describe('river gc', () => {
     const second = fakeBinary(t);
     const env = { RIVER_GC_BIN: first, PATH: path.dirname(second) };
     assert.deepStrictEqual(findRiverGc({ env }), { path: first, source: 'RIVER_GC_BIN' });
+  });
+
+  // A stand-in for the npm package in a project's node_modules: its
+  // binaryPath() returns bin, or throws when bin is null.
+  function fakePackage(t, bin) {
+    const project = tempDir(t);
+    const dir = path.join(project, 'node_modules', '@plangate-gc', 'river-gc');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      '{"name":"@plangate-gc/river-gc","main":"index.js"}'
+    );
+    writeFileSync(
+      path.join(dir, 'index.js'),
+      bin === null
+        ? "exports.binaryPath = () => { throw new Error('checksum mismatch'); };"
+        : `exports.binaryPath = () => ${JSON.stringify(bin)};`
+    );
+    return pathToFileURL(path.join(project, 'src', 'commands', 'gc.mjs'));
+  }
+
+  test('the npm package comes before PATH', (t) => {
+    const bin = fakeBinary(t);
+    const resolveFrom = fakePackage(t, '/from/the/package/river-gc');
+    assert.deepStrictEqual(findRiverGc({ env: { PATH: path.dirname(bin) }, resolveFrom }), {
+      path: '/from/the/package/river-gc',
+      source: 'npm',
+    });
+  });
+
+  test('an npm package that refuses its binary is final: no fall-through to PATH', (t) => {
+    const bin = fakeBinary(t);
+    const resolveFrom = fakePackage(t, null);
+    assert.throws(
+      () => findRiverGc({ env: { PATH: path.dirname(bin) }, resolveFrom }),
+      (error) =>
+        error instanceof RiverGcNotFoundError &&
+        error.message === '@plangate-gc/river-gc: checksum mismatch'
+    );
   });
 
   test('none found: a message naming every way to install it', (t) => {

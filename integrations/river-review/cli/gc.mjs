@@ -89,7 +89,12 @@ export function findRiverGc(options = {}) {
     }
     return { path: file, source: 'RIVER_GC_BIN' };
   }
-  const pkg = loadPackage(resolveFrom);
+  let pkg;
+  try {
+    pkg = loadPackage(resolveFrom);
+  } catch (error) {
+    throw new RiverGcNotFoundError(`${RIVER_GC_PACKAGE}: cannot be loaded: ${error.message}`);
+  }
   if (pkg) {
     try {
       return { path: pkg.binaryPath(), source: 'npm' };
