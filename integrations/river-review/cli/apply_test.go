@@ -36,49 +36,74 @@ func patched(t *testing.T) string {
 	return dir
 }
 
-// TestApplyAddsOnlyItsOwnLines: src/cli.mjs gains exactly the three
-// insertions (5 lines) and nothing else changes in it; re-applying changes
-// nothing; the new files are ours, byte for byte.
+// changed lists, per file, what apply.sh adds (or what it puts in place of
+// a line): undoing exactly these must give upstream's file back.
+var changed = map[string][][2]string{
+	"src/cli.mjs": {
+		{"import { runGcCommand } from './commands/gc.mjs';\n", ""},
+		{"  gc [options]          Collect stale artifacts with river-gc (dry-run unless --force;\n" +
+			"                        every option is passed to river-gc: river gc --help)\n", ""},
+		{"  // river gc owns every argument after `gc` (src/commands/gc.mjs).\n" +
+			"  if (argv[0] === 'gc') return runGcCommand(argv.slice(1));\n", ""},
+	},
+	"runners/cli/src/index.mjs": {
+		{"import { runGcCommand } from './commands/gc.mjs';\n", ""},
+		{"// river gc: listed here for help; river-gc owns every argument after `gc`\n" +
+			"// (./commands/gc.mjs), so it runs before commander parses anything.\n" +
+			"program\n  .command('gc')\n" +
+			"  .description('Collect stale artifacts with river-gc (dry-run unless --force; river gc --help)')\n" +
+			"  .allowUnknownOption()\n  .allowExcessArguments();\n\n", ""},
+		{"if (process.argv[2] === 'gc') {\n  process.exitCode = await runGcCommand(process.argv.slice(3));\n" +
+			"} else {\n  program.parse();\n}\n", "program.parse();\n"},
+	},
+}
+
+// TestApplyAddsOnlyItsOwnLines: each CLI file gains exactly its listed
+// changes and nothing else; re-applying changes nothing; the new files are
+// ours, byte for byte.
 func TestApplyAddsOnlyItsOwnLines(t *testing.T) {
 	dir := upstream.Copy(t)
-	orig, err := os.ReadFile(filepath.Join(dir, "src/cli.mjs"))
-	if err != nil {
-		t.Fatal(err)
+	orig := map[string][]byte{}
+	for f := range changed {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig[f] = b
 	}
-	var after [2][]byte
+	var after [2]map[string][]byte
 	for i := range after {
 		if out, code := apply(t, dir); code != 0 {
 			t.Fatalf("apply.sh (run %d): exit %d\n%s", i+1, code, out)
 		}
-		after[i], _ = os.ReadFile(filepath.Join(dir, "src/cli.mjs"))
-	}
-	if !bytes.Equal(after[0], after[1]) {
-		t.Error("a second apply.sh changed src/cli.mjs again")
-	}
-	added := []string{
-		"import { runGcCommand } from './commands/gc.mjs';\n",
-		"  gc [options]          Collect stale artifacts with river-gc (dry-run unless --force;\n",
-		"                        every option is passed to river-gc: river gc --help)\n",
-		"  // river gc owns every argument after `gc` (src/commands/gc.mjs).\n",
-		"  if (argv[0] === 'gc') return runGcCommand(argv.slice(1));\n",
-	}
-	back := string(after[0])
-	for _, line := range added {
-		if strings.Count(back, line) != 1 {
-			t.Fatalf("src/cli.mjs holds %q %d times, want once", line, strings.Count(back, line))
+		after[i] = map[string][]byte{}
+		for f := range changed {
+			after[i][f], _ = os.ReadFile(filepath.Join(dir, f))
 		}
-		back = strings.Replace(back, line, "", 1)
 	}
-	if back != string(orig) {
-		t.Error("apply.sh changed src/cli.mjs beyond its five lines")
+	for f, edits := range changed {
+		if !bytes.Equal(after[0][f], after[1][f]) {
+			t.Errorf("a second apply.sh changed %s again", f)
+		}
+		back := string(after[0][f])
+		for _, e := range edits {
+			if strings.Count(back, e[0]) != 1 {
+				t.Fatalf("%s holds %q %d times, want once", f, e[0], strings.Count(back, e[0]))
+			}
+			back = strings.Replace(back, e[0], e[1], 1)
+		}
+		if back != string(orig[f]) {
+			t.Errorf("apply.sh changed %s beyond its own lines", f)
+		}
 	}
 	for ours, theirs := range map[string]string{
 		"gc.mjs":          "src/commands/gc.mjs",
+		"gc.mjs ":         "runners/cli/src/commands/gc.mjs",
 		"cli-gc.test.mjs": "tests/cli-gc.test.mjs",
 		"river-gc.md":     "pages/guides/river-gc.md",
 		"river-gc.en.md":  "pages/guides/river-gc.en.md",
 	} {
-		a, _ := os.ReadFile(ours)
+		a, _ := os.ReadFile(strings.TrimSpace(ours))
 		b, err := os.ReadFile(filepath.Join(dir, theirs))
 		if err != nil || !bytes.Equal(a, b) {
 			t.Errorf("%s is not %s (%v)", theirs, ours, err)
@@ -86,34 +111,46 @@ func TestApplyAddsOnlyItsOwnLines(t *testing.T) {
 	}
 }
 
-// TestApplyStopsAtAMissingAnchor: when upstream's cli.mjs no longer has an
-// anchor line, apply.sh says which, exits 1 and changes nothing.
+// TestApplyStopsAtAMissingAnchor: when one of upstream's CLI files no
+// longer has an anchor, apply.sh says which, exits 1 and changes nothing,
+// in neither file.
 func TestApplyStopsAtAMissingAnchor(t *testing.T) {
-	src := filepath.Join(upstream.Dir(t), "src/cli.mjs")
-	orig, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for what, anchor := range map[string]string{
-		"the import of runGcCommand":           "import { severityToPriority } from './lib/finding-format.mjs';\n",
-		"the gc line of printHelp":             "  eval                  Run review fixtures evaluation",
-		"the gc dispatch at the start of main": "async function main(argv = process.argv.slice(2)) {\n",
+	src := upstream.Dir(t)
+	files := []string{"src/cli.mjs", "runners/cli/src/index.mjs"}
+	for _, tc := range []struct{ file, what, anchor string }{
+		{"src/cli.mjs", "the import of runGcCommand", "import { severityToPriority } from './lib/finding-format.mjs';\n"},
+		{"src/cli.mjs", "the gc line of printHelp", "  eval                  Run review fixtures evaluation"},
+		{"src/cli.mjs", "the gc dispatch at the start of main", "async function main(argv = process.argv.slice(2)) {\n"},
+		{"runners/cli/src/index.mjs", "the import of runGcCommand", "import { createCommand } from './commands/create.mjs';\n"},
+		{"runners/cli/src/index.mjs", "the gc command and its dispatch", "program.parse();\n"},
 	} {
-		t.Run(what, func(t *testing.T) {
+		t.Run(tc.file+": "+tc.what, func(t *testing.T) {
 			dir := t.TempDir()
-			os.MkdirAll(filepath.Join(dir, "src"), 0o755)
 			os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644)
-			moved := bytes.Replace(orig, []byte(anchor), []byte("// moved\n"), 1)
-			os.WriteFile(filepath.Join(dir, "src/cli.mjs"), moved, 0o644)
+			want := map[string][]byte{}
+			for _, f := range files {
+				b, err := os.ReadFile(filepath.Join(src, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f == tc.file {
+					b = bytes.Replace(b, []byte(tc.anchor), []byte("// moved\n"), 1)
+				}
+				os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755)
+				os.WriteFile(filepath.Join(dir, f), b, 0o644)
+				want[f] = b
+			}
 			out, code := apply(t, dir)
-			if code != 1 || !strings.Contains(string(out), "cannot place "+what+": its anchor line occurs 0 times") {
+			if code != 1 || !strings.Contains(string(out), tc.file+": cannot place "+tc.what+": its anchor occurs 0 times") {
 				t.Errorf("apply.sh: exit %d\n%s", code, out)
 			}
-			if now, _ := os.ReadFile(filepath.Join(dir, "src/cli.mjs")); !bytes.Equal(now, moved) {
-				t.Error("src/cli.mjs was changed")
-			}
-			if ents, _ := os.ReadDir(filepath.Join(dir, "src")); len(ents) != 1 {
-				t.Errorf("apply.sh left %d entries in src/, want only cli.mjs", len(ents))
+			for _, f := range files {
+				if now, _ := os.ReadFile(filepath.Join(dir, f)); !bytes.Equal(now, want[f]) {
+					t.Errorf("%s was changed", f)
+				}
+				if _, err := os.Stat(filepath.Join(dir, filepath.Dir(f), "commands", "gc.mjs")); !os.IsNotExist(err) {
+					t.Errorf("apply.sh copied gc.mjs next to %s (%v)", f, err)
+				}
 			}
 		})
 	}
@@ -128,7 +165,8 @@ func TestApplyStopsAtAMissingAnchor(t *testing.T) {
 func TestUpstreamSuitePassesWithTheChange(t *testing.T) {
 	dir := patched(t)
 	out, errOut, code := npmtest.Run(t, dir, nil, "npm", "test")
-	if code != 0 || !bytes.Contains(out, []byte("\n# fail 0\n")) || !bytes.Contains(out, []byte("ok 2 - river gc\n")) {
+	if code != 0 || !bytes.Contains(out, []byte("\n# fail 0\n")) || !bytes.Contains(out, []byte("ok 2 - river gc\n")) ||
+		!bytes.Contains(out, []byte("ok 3 - river gc (runners/cli)\n")) {
 		t.Fatalf("npm test: exit %d\n%s\n%s", code, out, errOut)
 	}
 }

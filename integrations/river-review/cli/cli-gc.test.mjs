@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { findRiverGc, RiverGcNotFoundError } from '../src/commands/gc.mjs';
 
 const CLI_PATH = fileURLToPath(new URL('../src/cli.mjs', import.meta.url));
+const RUNNER_CLI_PATH = fileURLToPath(new URL('../runners/cli/bin/river', import.meta.url));
 
 const FAKE_RIVER_GC = `#!${process.execPath}
 const mode = process.env.FAKE_MODE ?? 'exit:0';
@@ -43,8 +44,8 @@ function fakeBinary(t) {
 }
 
 /** Starts `node src/cli.mjs ...argv`; resolves when it ends. */
-function startCli(argv, env, onStdout) {
-  const child = spawn(process.execPath, [CLI_PATH, ...argv], {
+function startCli(argv, env, onStdout, cli = CLI_PATH) {
+  const child = spawn(process.execPath, [cli, ...argv], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -61,7 +62,7 @@ function startCli(argv, env, onStdout) {
   return { child, done };
 }
 
-const runCli = (argv, env) => startCli(argv, env).done;
+const runCli = (argv, env, cli) => startCli(argv, env, undefined, cli).done;
 
 describe('river gc', () => {
   test('is listed in river --help', async () => {
@@ -201,4 +202,29 @@ describe('river gc', () => {
         /PATH/.test(error.message)
     );
   });
+});
+
+describe('river gc (runners/cli)', () => {
+  test('is listed in river --help', async () => {
+    const result = await runCli(['--help'], {}, RUNNER_CLI_PATH);
+    assert.strictEqual(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^ {2}gc +Collect stale artifacts with river-gc/m);
+  });
+
+  test('passes every argument after gc through unchanged, --help and --version included', async (t) => {
+    const bin = fakeBinary(t);
+    for (const args of [['--force', '--scope', 'memory', '-x', ''], ['--help'], ['--version']]) {
+      const result = await runCli(['gc', ...args], { RIVER_GC_BIN: bin }, RUNNER_CLI_PATH);
+      assert.strictEqual(result.code, 0, result.stderr);
+      assert.deepStrictEqual(JSON.parse(result.stdout).argv, args);
+    }
+  });
+
+  for (const code of [1, 2]) {
+    test(`returns river-gc's exit code ${code}`, async (t) => {
+      const env = { RIVER_GC_BIN: fakeBinary(t), FAKE_MODE: `exit:${code}` };
+      const result = await runCli(['gc'], env, RUNNER_CLI_PATH);
+      assert.strictEqual(result.code, code, result.stderr);
+    });
+  }
 });

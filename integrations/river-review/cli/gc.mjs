@@ -1,4 +1,4 @@
-// src/commands/gc.mjs
+// src/commands/gc.mjs (and, the same file, runners/cli/src/commands/gc.mjs)
 //
 // `river gc`: River Review's deterministic garbage collection
 // (pages/reference/cli-gc-spec.md). The engine is the river-gc binary of

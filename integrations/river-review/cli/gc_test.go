@@ -21,9 +21,10 @@ const now = "2026-01-01T00:00:00Z"
 // it (node_modules/river-review), so that gc.mjs resolves
 // @plangate-gc/river-gc from upstream's own directory.
 type riverReview struct {
-	rel  *npmtest.Release
-	cli  string // node_modules/river-review/src/cli.mjs
-	shim string // node_modules/@plangate-gc/river-gc/bin/river-gc.js
+	rel    *npmtest.Release
+	cli    string // node_modules/river-review/src/cli.mjs
+	runner string // node_modules/river-review/runners/cli/bin/river
+	shim   string // node_modules/@plangate-gc/river-gc/bin/river-gc.js
 }
 
 func install(t *testing.T) riverReview {
@@ -35,7 +36,7 @@ func install(t *testing.T) riverReview {
 	if err := os.Rename(patched(t), dst); err != nil {
 		t.Fatal(err)
 	}
-	return riverReview{rel: rel, cli: filepath.Join(dst, "src", "cli.mjs"),
+	return riverReview{rel: rel, cli: filepath.Join(dst, "src", "cli.mjs"), runner: filepath.Join(dst, "runners", "cli", "bin", "river"),
 		shim: filepath.Join(proj, "node_modules", "@plangate-gc", "river-gc", "bin", "river-gc.js")}
 }
 
@@ -49,6 +50,12 @@ type result struct {
 // the npm package.
 func (r riverReview) river(t *testing.T, dir string, args ...string) result {
 	o, e, c := npmtest.Run(t, dir, nil, "node", append([]string{r.cli, "gc"}, args...)...)
+	return result{o, e, c}
+}
+
+// runnerCLI runs `node runners/cli/bin/river gc args...` like river.
+func (r riverReview) runnerCLI(t *testing.T, dir string, args ...string) result {
+	o, e, c := npmtest.Run(t, dir, nil, "node", append([]string{r.runner, "gc"}, args...)...)
 	return result{o, e, c}
 }
 
@@ -129,9 +136,10 @@ func listing(t *testing.T, root string) string {
 	return b.String()
 }
 
-// TestRiverGcIsRiverGcThroughRiverReview: `river gc ARGS` prints what
-// `river-gc ARGS` prints, byte for byte, on both streams, with the same
-// exit code, and touches nothing without --force.
+// TestRiverGcIsRiverGcThroughRiverReview: `river gc ARGS`, in both of
+// upstream's CLIs, prints what `river-gc ARGS` prints, byte for byte, on
+// both streams, with the same exit code, and touches nothing without
+// --force.
 func TestRiverGcIsRiverGcThroughRiverReview(t *testing.T) {
 	rr := install(t)
 	root := repo(t)
@@ -151,7 +159,9 @@ func TestRiverGcIsRiverGcThroughRiverReview(t *testing.T) {
 		{"--retention-days", "x"},
 		{"--no-such-flag"},
 	} {
-		same(t, strings.Join(args, " "), rr.river(t, root, args...), rr.direct(t, root, args...))
+		want := rr.direct(t, root, args...)
+		same(t, strings.Join(args, " "), rr.river(t, root, args...), want)
+		same(t, "runners/cli: "+strings.Join(args, " "), rr.runnerCLI(t, root, args...), want)
 	}
 	if after := listing(t, root); after != before {
 		t.Errorf("a run without --force changed the tree:\n%s\nwas\n%s", after, before)
