@@ -324,3 +324,22 @@ func TestShimNamesAnUnsupportedPlatform(t *testing.T) {
 		}
 	}
 }
+
+// TestNpmInstallOfTheTarballs: the plainest offline install, `npm install
+// --offline SHIM.tgz PLATFORM.tgz` in an empty project, satisfies the
+// shim's optional dependency with the given platform package, skips the
+// other one, and npx runs the release.
+func TestNpmInstallOfTheTarballs(t *testing.T) {
+	rel := npmtest.Build(t)
+	proj := t.TempDir()
+	if err := os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"p","private":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o, e, c := npmtest.Run(t, proj, nil, "npm", "install", "--no-audit", "--no-fund", rel.Shim(), rel.Platform(npmtest.HostCPU())); c != 0 {
+		t.Fatalf("npm install: exit %d\n%s\n%s", c, o, e)
+	}
+	o, e, c := npmtest.Run(t, proj, nil, "npx", "river-gc", "--version")
+	if c != 0 || !strings.Contains(string(o), "v"+v) {
+		t.Errorf("npx river-gc --version: exit %d, %q, %q", c, o, e)
+	}
+}
