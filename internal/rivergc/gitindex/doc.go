@@ -10,17 +10,24 @@
 //
 // The package only reads. It never runs git, never writes to the
 // repository and never returns a partial answer: an index it cannot read
-// completely (corrupt, truncated, a split index, an unknown required
-// extension) is an *Error, so that the caller can refuse to delete
-// anything rather than delete a file git tracks.
+// completely (corrupt, truncated, a split index whose shared index is
+// missing, an unknown required extension, a file that is not regular or
+// larger than it reads) is an *Error, so that the caller can refuse to
+// delete anything rather than delete a file git tracks. Versions 2 to 4,
+// SHA-1 and SHA-256, sparse and split indexes are read.
 //
 // Linux only: it relies on O_PATH descriptors and the *at system calls.
 package gitindex
 
-import "errors"
+import (
+	"errors"
 
-// Op names the step of Tracked that failed.
-type Op string
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+)
+
+// Op names the step of Tracked that failed: river gc's one operation
+// type (fserr.Op), so that every file-system error has one shape.
+type Op = fserr.Op
 
 // The steps of Tracked.
 const (
@@ -37,8 +44,8 @@ var (
 	// or its checksum does not match.
 	ErrCorrupt = errors.New("corrupt git index")
 	// ErrUnsupported: the index is well formed but uses a feature this
-	// package does not implement (split index, unknown required
-	// extension, unknown version or object format).
+	// package does not implement (an unknown required extension, version
+	// or object format).
 	ErrUnsupported = errors.New("unsupported git index feature")
 	// ErrNotRegular: a file river gc reads (the index, a ".git" file,
 	// "commondir", the config) is a FIFO, device, socket, directory or
@@ -49,17 +56,7 @@ var (
 	ErrTooLarge = errors.New("file too large to read")
 )
 
-// Error is one failure of Tracked.
-type Error struct {
-	Op   Op
-	Path string // best-known path of the file involved, relative to the root (e.g. "../.git/index")
-	Err  error
-}
-
-// Error renders a developer-facing English form.
-func (e *Error) Error() string {
-	return "gitindex: " + string(e.Op) + " " + e.Path + ": " + e.Err.Error()
-}
-
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
+// Error is one failure of Tracked: an *fserr.Error whose Path is the
+// best-known path of the file involved, relative to the root (e.g.
+// "../.git/index").
+type Error = fserr.Error
