@@ -10,6 +10,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 )
 
 // openDir opens the root-relative directory dir ("" for the root itself,
@@ -81,7 +82,7 @@ func kindOr(dirfd int, name string, err error) error {
 func identOf(dirfd int, name string, flags int, rootfd int) (Ident, error) {
 	var stx unix.Statx_t
 	err := eintr.Retry(func() error {
-		return unix.Statx(dirfd, name, flags|unix.AT_STATX_SYNC_AS_STAT, statxMask, &stx)
+		return unix.Statx(dirfd, name, flags|unix.AT_STATX_SYNC_AS_STAT, ident.StatxMask, &stx)
 	})
 	if err != nil {
 		return Ident{}, kindOr(dirfd, name, err)

@@ -61,9 +61,6 @@ type Options struct {
 	Intend func(temp, target string) error
 }
 
-const statxMask = unix.STATX_TYPE | unix.STATX_MODE | unix.STATX_UID | unix.STATX_GID | unix.STATX_INO |
-	unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
-
 // Read returns the bytes of the regular file rel (root-relative) and the
 // identity of exactly the file read. os.ErrNotExist (wrapped) when it or
 // a parent is missing; a *fserr.KindError when it is not a regular file

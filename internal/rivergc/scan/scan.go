@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plangate-gc/plangate-gc/internal/fserr"
-
 	"golang.org/x/sys/unix"
 
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -42,7 +42,7 @@ const (
 // file just before unlinking it. A regular file whose name starts with it
 // is the leftover of an interrupted deletion: it is reported in
 // Result.Leftovers, never as a File.
-const LeftoverPrefix = ".river-gc-deleting."
+const LeftoverPrefix = ident.PrivatePrefix
 
 // File is one regular file of a scope: what the engine judges (Path, Size,
 // Timestamp) and what sweep re-checks before deleting it (Dev, Ino, Size,

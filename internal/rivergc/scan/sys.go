@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 
 	"golang.org/x/sys/unix"
 )
@@ -19,17 +20,12 @@ import (
 // emptyZ is the empty NUL-terminated name used with AT_EMPTY_PATH.
 var emptyZ = [1]byte{0}
 
-// statxMask asks for everything scan records: type, size, inode, mtime,
-// ctime and the mount id.
-const statxMask = unix.STATX_TYPE | unix.STATX_MODE | unix.STATX_INO | unix.STATX_SIZE |
-	unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
-
 // statxZ is statx(dirfd, nameZ, AT_SYMLINK_NOFOLLOW|flags): it never
 // follows a final symlink. nameZ must end with a NUL byte.
 func statxZ(dirfd int, nameZ *byte, flags int, stx *unix.Statx_t) error {
 	return eintr.Retry(func() error {
 		_, _, e := unix.Syscall6(unix.SYS_STATX, uintptr(dirfd), uintptr(unsafe.Pointer(nameZ)),
-			uintptr(unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT|flags), statxMask,
+			uintptr(unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT|flags), ident.StatxMask,
 			uintptr(unsafe.Pointer(stx)), 0)
 		return errnoErr(e)
 	})

@@ -10,13 +10,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 )
 
 // PrivatePrefix starts the name a file is held under, in its own
 // directory, between the last identity check and its unlink (see the
 // package comment). A file with this prefix left by an interrupted run is
 // put back by Restore; scan reports such leftovers.
-const PrivatePrefix = ".river-gc-deleting."
+const PrivatePrefix = ident.PrivatePrefix
 
 // Target is one file to delete together with the identity it had when it
 // was scanned. Delete removes the file only if it still has exactly this

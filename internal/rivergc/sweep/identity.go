@@ -5,6 +5,7 @@ package sweep
 import (
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 
 	"golang.org/x/sys/unix"
 )
@@ -43,9 +44,6 @@ const maxName = 255
 // renameat2 is unix.Renameat2, replaceable so tests can play a file
 // system without RENAME_NOREPLACE.
 var renameat2 = unix.Renameat2
-
-// statxMask is what an identity check asks statx for.
-const statxMask = unix.STATX_TYPE | unix.STATX_NLINK | unix.STATX_INO | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
 
 // deleteOne runs the deletion protocol for one target:
 //
@@ -153,7 +151,7 @@ func (d *deleter) unlinkUnprotected(dirfd int, name string) (outcome, error) {
 func (d *deleter) checkLinks(dirfd int, name string, t Target, withCtime bool) (uint32, error) {
 	var stx unix.Statx_t
 	err := eintr.Retry(func() error {
-		return unix.Statx(dirfd, name, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT, statxMask, &stx)
+		return unix.Statx(dirfd, name, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT, ident.StatxMask, &stx)
 	})
 	if err != nil {
 		return 0, err
