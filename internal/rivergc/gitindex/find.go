@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 	"golang.org/x/sys/unix"
 )
 
@@ -137,19 +138,15 @@ func findWorkTree(rootfd int) (*workTree, error) {
 			}
 			return &workTree{gitdir: gitdir, gitdirName: name, prefix: strings.Join(names, "/")}, nil
 		}
-		parent, err := eintr.Value(func() (int, error) {
-			return unix.Openat(cur, "..", unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		})
+		parent, _, pst, top, err := ident.Parent(cur)
 		if err != nil {
 			return nil, &Error{Op: OpFindWorkTree, Path: up + "..", Err: err}
 		}
-		var pst unix.Stat_t
-		if err := eintr.Retry(func() error { return unix.Fstat(parent, &pst) }); err != nil {
-			unix.Close(parent)
-			return nil, &Error{Op: OpFindWorkTree, Path: up + "..", Err: err}
+		if top {
+			return nil, nil // "/": its ".." is itself
 		}
-		if pst.Dev != st.Dev || pst.Ino == st.Ino {
-			unix.Close(parent) // mount boundary, or "/" (its ".." is itself)
+		if pst.Dev != st.Dev {
+			unix.Close(parent) // a mount boundary
 			return nil, nil
 		}
 		// A parent that cannot be listed (mode 0711, as shared homes

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -106,33 +107,34 @@ func (g outputGuard) check(p string) string {
 	if err != nil {
 		return ""
 	}
-	for {
-		var s unix.Stat_t
-		if unix.Fstat(fd, &s) != nil {
-			break
+	for fd >= 0 {
+		parent, s, _, _, err := ident.Parent(fd) // -1 at "/" or on failure
+		unix.Close(fd)
+		if err != nil && s.Ino == 0 {
+			return "" // not even described
 		}
 		cur := fileID{uint64(s.Dev), s.Ino}
 		if what, ok := g.scopeDirs[cur]; ok {
-			unix.Close(fd)
+			closeIfOpen(parent)
 			return what
 		}
 		if what, ok := g.sources[cur]; ok {
-			unix.Close(fd)
+			closeIfOpen(parent)
 			return what
 		}
-		parent, err := unix.Openat(fd, "..", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		unix.Close(fd)
 		if err != nil {
 			return ""
 		}
 		fd = parent
-		var ps unix.Stat_t
-		if unix.Fstat(fd, &ps) != nil || (fileID{uint64(ps.Dev), ps.Ino} == cur) {
-			break // "/" is its own parent
-		}
 	}
-	unix.Close(fd)
 	return ""
+}
+
+// closeIfOpen closes fd unless it is -1.
+func closeIfOpen(fd int) {
+	if fd >= 0 {
+		unix.Close(fd)
+	}
 }
 
 // rawSplit splits p at its last slash without cleaning it, so that "x/.."
