@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -37,16 +38,26 @@ func Dir(t testing.TB) string {
 
 // Schema compiles the upstream schema file name (e.g.
 // "output.schema.json"), asserting formats such as date-time; it skips t
-// when the contracts are absent.
+// when the contracts are absent. Each schema is compiled once per test
+// process (compiling took most of render's test time).
 func Schema(t testing.TB, name string) *jsonschema.Schema {
 	t.Helper()
 	path := filepath.Join(Dir(t), "schemas", name)
+	if s, ok := compiled.Load(path); ok {
+		return s.(*jsonschema.Schema)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("reading %s: %v", path, err)
 	}
-	return Compile(t, "urn:river-reviewer:"+name, data)
+	s := Compile(t, "urn:river-reviewer:"+name, data)
+	compiled.Store(path, s)
+	return s
 }
+
+// compiled holds the schemas Schema compiled, by path; a compiled schema
+// is safe for concurrent use.
+var compiled sync.Map
 
 // Compile compiles a draft 2020-12 schema registered under id, asserting
 // formats.
