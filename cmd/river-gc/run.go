@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,20 @@ type cli struct {
 	Lang          string   `enum:"en,ja" default:"en" help:"Language of the human summary (en, ja)."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	start time.Time // when the run began, for durationMs
+}
+
+// sinceMs is the milliseconds since start: the record's durationMs, the
+// one field that differs between identical runs. Tests pin it.
+var sinceMs = func(start time.Time) int64 { return time.Since(start).Milliseconds() }
+
+// absRoot is the root's absolute name, as the record shows it.
+func absRoot(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 const description = `Deterministic garbage collection of River Review artifacts.
@@ -77,7 +92,7 @@ empty, or another --force run holds the lock), 2 config error.`
 
 // run parses and validates the flags, then runs river gc.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-	var c cli
+	c := cli{start: time.Now()}
 	args, repeated := pullRepeated(args, "exclude", "scope", "explain")
 	kctx, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
 		kong.Vars{"version": "river-gc " + version.String()})
@@ -164,6 +179,7 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 // the record is safe. Only a written record lets gc remove the intent
 // journal.
 func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (bool, error) {
+	out.Run = gc.RunInfo{Root: absRoot(cfg.Root.Path), Now: cfg.Now, Version: version.String(), DurationMs: sinceMs(c.start)}
 	err := c.write(out, nil, cfg, stdout, stderr)
 	return !errors.Is(err, errNoRecord), err
 }
@@ -224,6 +240,13 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 			if !c.JSON {
 				failed = append(failed, errNoRecord)
 			}
+		}
+	}
+	// An exclude that matched nothing protects nothing it was meant to:
+	// --quiet hides the summary, never this warning (SPEC B5).
+	if c.Quiet {
+		if err := report.UnusedExcludes(stderr, out.Warnings, lang); err != nil {
+			failed = append(failed, err)
 		}
 	}
 	// Errors always go to stderr too (seed 000: "Errors still go to stderr").

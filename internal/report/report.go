@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -37,6 +38,15 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	j.begin('{')
 	j.key("version")
 	j.lit(`"1"`)
+	if ri := o.Run; ri.Root != "" {
+		j.key("toolVersion")
+		j.str(ri.Version)
+		j.key("root")
+		j.str(ri.Root)
+		j.key("now")
+		j.str(time.Unix(ri.Now, 0).UTC().Format(time.RFC3339))
+		j.int("durationMs", ri.DurationMs)
+	}
 	j.key("mode")
 	j.str(string(o.Mode))
 	j.key("scopes")

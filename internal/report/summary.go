@@ -90,6 +90,9 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	if o.Linked > 0 {
 		b.WriteString(p.Sprintf("gc-total-linked", HumanBytes(o.LinkedBytes.String()), strconv.Itoa(o.Linked)) + "\n")
 	}
+	if o.Run.Root != "" { // the folder the run judged, named first (SPEC B5)
+		b.WriteString(p.Sprintf("gc-debug-root", Display(o.Run.Root)) + "\n")
+	}
 	b.WriteString(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
 	for _, line := range scopeRetention(p, o, r) {

@@ -141,6 +141,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force && len(j.rewrites) > 0 {
 		out.rewriteStores(ctx, cfg, j.rewrites)
 	}
+	out.Warnings = append(out.Warnings, rootWarnings(cfg.Root)...)
 	out.sort()
 	recorded, err := true, error(nil)
 	if cfg.Record != nil {
@@ -337,9 +338,10 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 
 // WarningKinds returns river gc's warning kinds in output order.
 func WarningKinds() []WarningKind {
-	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
+	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
+		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive,
+		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 
 // Inventories returns the skill input document of every scope that has at

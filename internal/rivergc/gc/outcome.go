@@ -101,6 +101,14 @@ type WarningKind string
 
 // The warning kinds, in output order.
 const (
+	// WarnRootFixture: discovery passed over Path, a nearer directory
+	// holding .river/ or artifacts/, for the top of its git work tree,
+	// Target (SPEC B5).
+	WarnRootFixture WarningKind = "root-fixture-passed"
+	// WarnRootInWorkTree: the discovered root, Path, lies below the top
+	// of its git work tree, Target, which holds neither .river/ nor
+	// artifacts/: it may be a fixture.
+	WarnRootInWorkTree WarningKind = "root-inside-work-tree"
 	// WarnDanglingSingleSource: a single source (artifacts/evals/latest)
 	// is a symlink to nothing. Path is the link, Target its text.
 	WarnDanglingSingleSource WarningKind = "dangling-single-source"
@@ -188,6 +196,18 @@ type Outcome struct {
 	FreedBytes  skill.Bytes
 	Linked      int
 	LinkedBytes skill.Bytes
+	// Run says which run this is (SPEC B5); the command fills it in.
+	Run RunInfo
+}
+
+// RunInfo names a run for its record: the root (absolute), the
+// reference time, the tool's version and how long the run took.
+// DurationMs is the one field that varies between identical runs.
+type RunInfo struct {
+	Root       string
+	Now        int64
+	Version    string
+	DurationMs int64
 }
 
 // RemovedCount is the number of entries of removed[].
