@@ -324,7 +324,8 @@ func isTerminal(w io.Writer) bool {
 // its count, so 100,000 --exclude flags would take minutes. Only the plain
 // forms are taken ("--name=value", or "--name value" with a value that is
 // not itself a flag); anything else, and everything after "--", is left
-// for kong to parse or reject in its own words.
+// for kong to parse or reject in its own words. --explain also takes
+// the paths that follow its value.
 func pullRepeated(args []string, names ...string) (rest []string, values map[string][]string) {
 	values = map[string][]string{}
 	for i := 0; i < len(args); i++ {
@@ -340,6 +341,14 @@ func pullRepeated(args []string, names ...string) (rest []string, values map[str
 				values[n], taken = append(values[n], args[i+1]), true
 				i++
 			}
+		}
+		// --explain takes every path that follows it, up to the next
+		// flag: --explain a b c (SPEC B5); river-gc has no arguments of
+		// its own for them to be mistaken for.
+		for taken && (a == "--explain" || strings.HasPrefix(a, "--explain=")) && i+1 < len(args) &&
+			!strings.HasPrefix(args[i+1], "-") {
+			values["explain"] = append(values["explain"], args[i+1])
+			i++
 		}
 		if !taken {
 			rest = append(rest, a)

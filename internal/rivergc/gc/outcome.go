@@ -264,6 +264,11 @@ const (
 	VerdictUnusable    Verdict = "unusable"     // timestamp at or before 1970
 	VerdictNestedRepo  Verdict = "nested-repo"  // inside a repository of its own, never entered
 	VerdictNotInScope  Verdict = "not-in-scope" // in none of the selected scopes
+	VerdictOutside     Verdict = "outside"      // an existing file outside every selected scope
+	VerdictDirectory   Verdict = "directory"    // a directory (Below, BelowRemoved count its judged files)
+	VerdictSymlink     Verdict = "symlink"      // a symbolic link: never followed, never removed
+	VerdictNotRegular  Verdict = "not-regular"  // a FIFO, socket or device: never opened, never removed
+	VerdictInSource    Verdict = "in-source"    // at or below a single source (Source names it)
 	VerdictNotFound    Verdict = "not-found"    // no regular file at that path
 	VerdictError       Verdict = "error"        // could not be examined (Err)
 )
@@ -286,4 +291,9 @@ type Explanation struct {
 	Err *fserr.Error
 	// Retention is the policy applied to the scope (SPEC D6).
 	Retention skill.Retention
+	// Below and BelowRemoved count, for a directory, the judged files
+	// below it and those of them removed; SingleSource names the single
+	// source of VerdictInSource.
+	Below, BelowRemoved int
+	SingleSource        string
 }

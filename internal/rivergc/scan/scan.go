@@ -206,37 +206,47 @@ func (w *walker) finish() Result {
 // evalsPrefix is the directory of scope evals, with its slash.
 const evalsPrefix = "artifacts/evals/"
 
-// runOf returns the run directory name of an evals path
-// ("artifacts/evals/<run>/..."), or "" for a file directly in
-// artifacts/evals/.
-func runOf(p string) string {
+// runDirs lists the directories of an evals path that may be its run,
+// nearest first: each ancestor directory strictly below artifacts/evals/
+// ("artifacts/evals/runs/7/x" → "runs/7", "runs"); none for a file
+// directly in artifacts/evals/.
+func runDirs(p string, yield func(dir string) bool) {
 	rest, ok := strings.CutPrefix(p, evalsPrefix)
 	if !ok {
-		return ""
+		return
 	}
-	run, _, found := strings.Cut(rest, "/")
-	if !found {
-		return ""
+	for {
+		i := strings.LastIndexByte(rest, '/')
+		if i < 0 {
+			return
+		}
+		rest = rest[:i]
+		if !yield(rest) {
+			return
+		}
 	}
-	return run
 }
 
 // applyRunTimestamps gives every file of an eval run that has no metadata
-// timestamp of its own the run's timestamp: the newest metadata timestamp
-// among the run's files (which are *.json files, anywhere below the run
-// directory), when there is one (SPEC Part B3).
+// timestamp of its own the run's timestamp (SPEC B3, B5). A file's run is
+// its nearest ancestor directory below artifacts/evals/ that holds, at
+// any depth, a *.json file with a metadata timestamp (a run's
+// summary.json, say): artifacts/evals/<run>/ in the flat layout,
+// artifacts/evals/runs/<id>/ in a nested one. The run's timestamp is the
+// newest metadata timestamp at or below that directory.
 func applyRunTimestamps(files []File) {
-	newest := map[string]int64{} // run -> newest metadata timestamp (lookups only)
+	newest := map[string]int64{} // directory -> newest metadata timestamp at or below it (lookups only)
 	for i := range files {
 		f := &files[i]
 		if f.TimestampSource != SourceMetadata {
 			continue
 		}
-		if run := runOf(f.Path); run != "" {
-			if ts, ok := newest[run]; !ok || f.Timestamp > ts {
-				newest[run] = f.Timestamp
+		runDirs(f.Path, func(dir string) bool {
+			if ts, ok := newest[dir]; !ok || f.Timestamp > ts {
+				newest[dir] = f.Timestamp
 			}
-		}
+			return true
+		})
 	}
 	if len(newest) == 0 {
 		return
@@ -246,8 +256,12 @@ func applyRunTimestamps(files []File) {
 		if f.TimestampSource != SourceMtime {
 			continue
 		}
-		if ts, ok := newest[runOf(f.Path)]; ok {
-			f.Timestamp, f.TimestampSource = ts, SourceRun
-		}
+		runDirs(f.Path, func(dir string) bool {
+			ts, ok := newest[dir]
+			if ok {
+				f.Timestamp, f.TimestampSource = ts, SourceRun
+			}
+			return !ok
+		})
 	}
 }
