@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -166,10 +167,44 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 		line.Clear()
 		return err
 	}
-	cfg.Record = func(out gc.Outcome) (bool, error) { return c.record(out, cfg, stdout, stderr) }
+	if c.Quiet {
+		cfg.Record = func(out gc.Outcome) (bool, error) { return c.record(out, cfg, stdout, stderr) }
+		_, err := gc.Run(ctx, cfg)
+		return err
+	}
+	// Off a terminal: a progress line every progressInterval while the
+	// scopes are scanned and files deleted (SPEC B5), stopped before the
+	// record is written.
+	ticker := time.NewTicker(progressInterval)
+	defer ticker.Stop()
+	log := progress.NewLog(stderr, ticker.C)
+	defer log.Stop()
+	var seen atomic.Int64
+	var done, total atomic.Int64
+	cfg.Seen = &seen
+	log.Watch(func() string {
+		return render.Message(lang, "gc-progress-log-scan", strconv.FormatInt(seen.Load(), 10))
+	})
+	cfg.Progress = func(d, t int) {
+		if done.Load() == 0 && total.Load() == 0 {
+			log.Watch(func() string {
+				return render.Message(lang, "gc-progress-log-delete", strconv.FormatInt(done.Load(), 10),
+					strconv.FormatInt(total.Load(), 10))
+			})
+		}
+		done.Store(int64(d))
+		total.Store(int64(t))
+	}
+	cfg.Record = func(out gc.Outcome) (bool, error) {
+		log.Stop()
+		return c.record(out, cfg, stdout, stderr)
+	}
 	_, err := gc.Run(ctx, cfg)
 	return err
 }
+
+// progressInterval is the time between progress lines off a terminal.
+var progressInterval = progress.LogInterval
 
 // record writes the outputs of a run, while a --force run still holds the
 // lock, and says whether the run's record was written: the JSON (to

@@ -18,7 +18,8 @@ import (
 // Options shape the human summary for where it goes.
 type Options struct {
 	// Terminal: the summary goes to a terminal, which gets the first
-	// TerminalRemovals removals and a count (unless Verbose).
+	// TerminalRemovals removals and a count (unless Verbose); elsewhere
+	// the first LogRemovals and a count.
 	Terminal bool
 	// Verbose lists every removal, even on a terminal.
 	Verbose bool
@@ -26,6 +27,10 @@ type Options struct {
 
 // TerminalRemovals is how many removals a terminal shows without --verbose.
 const TerminalRemovals = 20
+
+// LogRemovals is how many removals the summary shows off a terminal (a CI
+// log) without --verbose.
+const LogRemovals = 200
 
 // totals are the removals' count and bytes, overall and per scope.
 type totals struct {
@@ -121,8 +126,12 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		}
 		b.WriteString(p.Sprintf(listKey, strconv.Itoa(t.files)) + "\n")
 		shown := t.files
-		if opt.Terminal && !opt.Verbose {
+		switch {
+		case opt.Verbose:
+		case opt.Terminal:
 			shown = min(shown, TerminalRemovals)
+		default: // a CI log: bounded too, the full list is in the JSON (SPEC B5)
+			shown = min(shown, LogRemovals)
 		}
 		writeRemovals(b, p, firstRemovals(o, shown), now)
 		if shown < t.files {

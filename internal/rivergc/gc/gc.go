@@ -18,6 +18,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -60,6 +61,9 @@ type Config struct {
 	// scanned so far; Progress how far deletion has come.
 	Scanned  func(files int)
 	Progress func(done, total int)
+	// Seen, when set, counts the files found while scopes are scanned
+	// (read concurrently, for progress off a terminal).
+	Seen *atomic.Int64
 	// Record, when set, writes the run's record (JSON, summary) while the
 	// run still holds the lock, and says whether the record was written.
 	// Only then does a --force run remove the intent journals (its own

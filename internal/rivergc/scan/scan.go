@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
@@ -21,6 +22,9 @@ type Options struct {
 	// River gc sets it unless --timestamp mtime was given; when false every
 	// file is judged by its mtime and no file is opened.
 	Metadata bool
+	// Seen, when set, counts the files found so far, as they are found;
+	// it may be read while the scan runs (progress off a terminal).
+	Seen *atomic.Int64
 }
 
 // TimestampSource says where File.Timestamp came from, so that --debug and
@@ -229,19 +233,27 @@ func runDirs(p string, yield func(dir string) bool) {
 
 // applyRunTimestamps gives every file of an eval run that has no metadata
 // timestamp of its own the run's timestamp (SPEC B3, B5). A file's run is
-// its nearest ancestor directory below artifacts/evals/ that holds, at
-// any depth, a *.json file with a metadata timestamp (a run's
+// the shallowest directory on its path below artifacts/evals/ that
+// directly holds a *.json file with a metadata timestamp (a run's
 // summary.json, say): artifacts/evals/<run>/ in the flat layout,
-// artifacts/evals/runs/<id>/ in a nested one. The run's timestamp is the
-// newest metadata timestamp at or below that directory.
+// artifacts/evals/runs/<id>/ in a nested one. A file with no such
+// directory on its path belongs to its nearest ancestor that holds one
+// at any depth (artifacts/evals/<run>/ whose metadata lies in a
+// subdirectory). The run's timestamp is the newest metadata timestamp at
+// or below the run's directory, so a run is judged as one unit.
 func applyRunTimestamps(files []File) {
 	newest := map[string]int64{} // directory -> newest metadata timestamp at or below it (lookups only)
+	direct := map[string]bool{}  // directories directly holding a metadata timestamp
 	for i := range files {
 		f := &files[i]
 		if f.TimestampSource != SourceMetadata {
 			continue
 		}
+		first := true
 		runDirs(f.Path, func(dir string) bool {
+			if first {
+				direct[dir], first = true, false
+			}
 			if ts, ok := newest[dir]; !ok || f.Timestamp > ts {
 				newest[dir] = f.Timestamp
 			}
@@ -256,12 +268,21 @@ func applyRunTimestamps(files []File) {
 		if f.TimestampSource != SourceMtime {
 			continue
 		}
+		run, nearest := "", ""
 		runDirs(f.Path, func(dir string) bool {
-			ts, ok := newest[dir]
-			if ok {
-				f.Timestamp, f.TimestampSource = ts, SourceRun
+			if direct[dir] {
+				run = dir // the last one seen is the shallowest
 			}
-			return !ok
+			if _, ok := newest[dir]; ok && nearest == "" {
+				nearest = dir
+			}
+			return true
 		})
+		if run == "" {
+			run = nearest
+		}
+		if ts, ok := newest[run]; ok && run != "" {
+			f.Timestamp, f.TimestampSource = ts, SourceRun
+		}
 	}
 }
