@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/gate"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
-	"github.com/plangate-gc/plangate-gc/internal/progress"
 	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/outfile"
@@ -39,7 +37,7 @@ type cli struct {
 	MaxSizeMb     []string `name:"max-size-mb" sep:"none" placeholder:"[SCOPE=]N" help:"Keep at most N MB per scope, dropping the oldest (default 500; 1 MB = 1 MiB = 1048576 bytes); SCOPE=N for one scope (repeatable)."`
 	Now           string   `placeholder:"RFC3339" help:"Pin the reference time (default: the system clock, which breaks determinism)."`
 	Scope         []string `sep:"none" placeholder:"SCOPE" help:"memory, evals, review-artifacts, tmp, all (those four; the default), or the opt-in runs, memory-entries, eval-ledger (repeatable)."`
-	Exclude       []string `sep:"none" placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob (repeatable)."`
+	Exclude       []string `sep:"none" placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob, relative to the root (./x and absolute paths inside the root are normalized; repeatable)."`
 	DryRun        bool     `name:"dry-run" help:"List candidates only (the default without --force; wins over --force)."`
 	Force         bool     `help:"Actually delete."`
 	JSON          bool     `name:"json" help:"Write the machine-readable result on stdout; the summary goes to stderr."`
@@ -50,7 +48,7 @@ type cli struct {
 	Root          string   `placeholder:"DIR" help:"Repository root that all scopes are relative to (default: the nearest directory upward holding .river/ or artifacts/)."`
 	SummaryFile   string   `name:"summary-file" placeholder:"PATH" help:"Append the Markdown summary to PATH (e.g. $$GITHUB_STEP_SUMMARY)."`
 	Verbose       bool     `help:"List every removal in the summary (a terminal otherwise gets the first ones and a count)."`
-	Explain       []string `sep:"none" placeholder:"PATH" help:"Explain the verdict for PATH (repeatable); deletes nothing."`
+	Explain       []string `sep:"none" placeholder:"PATH" help:"Explain the verdict for PATH and the paths after it (or repeat the flag); deletes nothing."`
 	EmitInventory bool     `name:"emit-inventory" help:"Write one plangate-gc input document per non-empty scope and exit."`
 	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only."`
 	Lang          string   `enum:"en,ja" default:"en" help:"Language of the human summary (en, ja)."`
@@ -79,6 +77,15 @@ artifacts/review-*.md and temp directories, applies the retention policy
 (age, count, size; a union, one reason per file) through the plangate-gc
 engine, and deletes only with --force. Single sources of truth are never
 deleted; symlinks and directories are never followed or removed.
+
+The root is --root, or the nearest directory upward holding .river/ or
+artifacts/ (the git work tree's top when that holds one); it is named in
+the summary. An eval run is the shallowest directory below
+artifacts/evals/ holding a *.json with a metadata timestamp
+(artifacts/evals/<run>/ or artifacts/evals/runs/<id>/); its files without
+a timestamp of their own take the run's newest, so a run goes or stays
+whole. --exclude globs are relative to the root ("./x" and absolute paths
+inside the root are normalized; paths that can never match are refused).
 
 Examples:
   river-gc                                        # dry-run: list what would go
@@ -148,63 +155,8 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 	if len(c.Explain) > 0 {
 		return c.explain(cfg, stdout)
 	}
-	jsonOnStdout := c.JSON && c.OutputFile == ""
-	terminal := isTerminal(stderr)
-	if terminal && !c.Quiet && !jsonOnStdout {
-		line := progress.New(stderr)
-		cfg.Scanned = func(files int) {
-			line.Update(render.Message(lang, "gc-progress-scan", strconv.Itoa(files)), false)
-		}
-		cfg.Progress = func(done, total int) {
-			line.Update(render.Message(lang, "gc-progress-delete", strconv.Itoa(done), strconv.Itoa(total)), done == total)
-		}
-		// The progress line is cleared before the record is written.
-		cfg.Record = func(out gc.Outcome) (bool, error) {
-			line.Clear()
-			return c.record(out, cfg, stdout, stderr)
-		}
-		_, err := gc.Run(ctx, cfg)
-		line.Clear()
-		return err
-	}
-	if c.Quiet {
-		cfg.Record = func(out gc.Outcome) (bool, error) { return c.record(out, cfg, stdout, stderr) }
-		_, err := gc.Run(ctx, cfg)
-		return err
-	}
-	// Off a terminal: a progress line every progressInterval while the
-	// scopes are scanned and files deleted (SPEC B5), stopped before the
-	// record is written.
-	ticker := time.NewTicker(progressInterval)
-	defer ticker.Stop()
-	log := progress.NewLog(stderr, ticker.C)
-	defer log.Stop()
-	var seen atomic.Int64
-	var done, total atomic.Int64
-	cfg.Seen = &seen
-	log.Watch(func() string {
-		return render.Message(lang, "gc-progress-log-scan", strconv.FormatInt(seen.Load(), 10))
-	})
-	cfg.Progress = func(d, t int) {
-		if done.Load() == 0 && total.Load() == 0 {
-			log.Watch(func() string {
-				return render.Message(lang, "gc-progress-log-delete", strconv.FormatInt(done.Load(), 10),
-					strconv.FormatInt(total.Load(), 10))
-			})
-		}
-		done.Store(int64(d))
-		total.Store(int64(t))
-	}
-	cfg.Record = func(out gc.Outcome) (bool, error) {
-		log.Stop()
-		return c.record(out, cfg, stdout, stderr)
-	}
-	_, err := gc.Run(ctx, cfg)
-	return err
+	return c.runWithProgress(ctx, cfg, stdout, stderr)
 }
-
-// progressInterval is the time between progress lines off a terminal.
-var progressInterval = progress.LogInterval
 
 // record writes the outputs of a run, while a --force run still holds the
 // lock, and says whether the run's record was written: the JSON (to
