@@ -94,6 +94,9 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-outside":     {"→ 存在しますが、選択されたどの scope にも含まれません", "→ exists, outside every selected scope"},
 	"gc-verdict-symlink":     {"→ シンボリックリンクです。辿らず、削除しません", "→ a symbolic link: never followed, never removed"},
 	"gc-verdict-not-regular": {"→ 通常ファイルではありません (FIFO、ソケット、デバイス)。開かず、削除しません", "→ not a regular file (a FIFO, socket or device): never opened, never removed"},
+	"gc-total-allocated": {
+		"ディスク上の割り当て (st_blocks × 512、du と同じ数え方): %s",
+		"on disk (allocated, st_blocks × 512, as du counts): %s"},
 	"gc-progress-log-scan":   {"river gc: 走査中 (これまでに %s ファイル)", "river gc: scanning (%s files so far)"},
 	"gc-progress-log-delete": {"river gc: 削除中 (%s/%s)", "river gc: deleting (%s of %s)"},
 }

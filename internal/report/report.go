@@ -68,6 +68,13 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	if perScope(o, r) {
 		retentionPerScope(j, o, r)
 	}
+	t := sum(o)
+	j.key("reclaimed")
+	j.begin('{')
+	j.key("sizeBytes")
+	j.lit(reclaimed(o, t).String())
+	j.int("allocatedBytes", int64(reclaimedAllocated(o, t)))
+	j.end('}')
 	j.key("removed")
 	j.begin('[')
 	for rm := range o.Removed() {

@@ -232,7 +232,7 @@ func judge(cfg Config) (judgement, error) {
 			}
 			f := &sc.files[i]
 			i++
-			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource}
+			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
 			if cfg.Mode == Force && store == nil && scope.Store() == "" {
 				j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 			}
@@ -313,6 +313,7 @@ func (o *Outcome) apply(rep sweep.Report) {
 					o.LinkedBytes = o.LinkedBytes.Add(d.SizeBytes)
 				} else {
 					o.FreedBytes = o.FreedBytes.Add(d.SizeBytes)
+					o.FreedAllocated += uint64(max(s.Stamps[k].Allocated, 0))
 				}
 			default:
 				s.Kept++

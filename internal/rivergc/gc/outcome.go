@@ -40,6 +40,8 @@ type Removed struct {
 type Stamp struct {
 	Timestamp int64
 	Source    scan.TimestampSource
+	// Allocated is the file's st_blocks × 512 as scanned (0 for an entry).
+	Allocated int64
 }
 
 // Protected counts the files a scope kept because a rule protects them,
@@ -196,6 +198,9 @@ type Outcome struct {
 	FreedBytes  skill.Bytes
 	Linked      int
 	LinkedBytes skill.Bytes
+	// FreedAllocated is, in force mode, the allocated bytes (st_blocks ×
+	// 512) of the files FreedBytes counts: what du sees go (SPEC B5).
+	FreedAllocated uint64
 	// Run says which run this is (SPEC B5); the command fills it in.
 	Run RunInfo
 }

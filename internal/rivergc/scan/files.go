@@ -166,6 +166,9 @@ func (s *sink) stamped(p string, stx *unix.Statx_t, ts stamp, reason MetaReason,
 		MtimeNs:         ns(stx.Mtime),
 		CtimeNs:         ns(stx.Ctime),
 	}
+	if stx.Mask&unix.STATX_BLOCKS != 0 {
+		f.Allocated = int64(stx.Blocks) * 512
+	}
 	switch {
 	case reason != "":
 		s.note(Note{Path: p, Kind: NoteMetadataUnusable, Reason: reason, Err: err})

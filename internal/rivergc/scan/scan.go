@@ -75,6 +75,10 @@ type File struct {
 	MtimeNs int64
 	// CtimeNs is st_ctim in nanoseconds, computed like MtimeNs.
 	CtimeNs int64
+	// Allocated is st_blocks × 512: the bytes the file takes on disk
+	// (less than Size for a sparse file, more for a small one), so totals
+	// can be compared with du (SPEC B5). 0 when the kernel gives none.
+	Allocated int64
 }
 
 // Result is the outcome of scanning one scope.

@@ -22,7 +22,7 @@ var emptyZ = [1]byte{0}
 // statxMask asks for everything scan records: type, size, inode, mtime,
 // ctime and the mount id.
 const statxMask = unix.STATX_TYPE | unix.STATX_MODE | unix.STATX_INO | unix.STATX_SIZE |
-	unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
+	unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID | unix.STATX_BLOCKS
 
 // statxZ is statx(dirfd, nameZ, AT_SYMLINK_NOFOLLOW|flags): it never
 // follows a final symlink. nameZ must end with a NUL byte.
