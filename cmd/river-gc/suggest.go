@@ -23,8 +23,9 @@ func withHint(err error, name string) error {
 }
 
 // suggest is the scope name (or "all", with all) nearest to s, when it is
-// near enough to be a typo: at most 2 edits (a swap of two neighbours is
-// one), and fewer than half of s; "" otherwise. Ties go to the first in
+// near enough to be a typo: at most 2 edits, or a quarter of a longer
+// name (a swap of two neighbours is one edit), and fewer than half of the
+// name; "" otherwise. Ties go to the first in
 // skill.Scopes() order.
 func suggest(s string, all bool) string {
 	names := []string{}
@@ -35,10 +36,10 @@ func suggest(s string, all bool) string {
 		names = append(names, "all")
 	}
 	lower := strings.ToLower(strings.TrimSpace(s))
-	best, bestD := "", 3
+	best, bestD := "", len(lower)+len("review-artifacts")
 	for _, n := range names {
 		d := editDistance(lower, n)
-		if d < bestD && 2*d < len(n) {
+		if d < bestD && d <= max(2, len(n)/4) && 2*d < len(n) {
 			best, bestD = n, d
 		}
 	}
