@@ -25,7 +25,7 @@ func TestNormalizeExclude(t *testing.T) {
 		{"!./a", "!/a", ""},
 		{root + "/.river/memory/keep/**", "/.river/memory/keep/**", ""},
 		{"/artifacts/keep/**", "/artifacts/keep/**", ""}, // gitignore's anchor
-		{"/nowhere-at-all/x", "/nowhere-at-all/x", ""},    // exists nowhere: gitignore's anchor
+		{"/nowhere-at-all/x", "/nowhere-at-all/x", ""},   // exists nowhere: gitignore's anchor
 		{"**/*.tmp", "**/*.tmp", ""},
 		{`\#literal`, `\#literal`, ""},
 		{`a\*b`, `a\*b`, ""},
