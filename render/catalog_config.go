@@ -67,8 +67,14 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-no-record": {
 		"この実行の記録を書けませんでした。intent journal を残すため、次の実行が削除内容を報告します",
 		"the record of this run was not written; the intent journal is kept, so the next run reports what was deleted"},
-	"gc-cfg-unknown-flag":  {"不明なフラグ %s", "unknown flag %s"},
-	"gc-cfg-missing-value": {"%s には値が必要です", "%s needs a value"},
+	"gc-cfg-unknown-flag":      {"不明なフラグ %s", "unknown flag %s"},
+	"gc-cfg-hint-sep":          {"。", "; "},
+	"gc-cfg-hint-did-you-mean": {"もしかして %s?", "did you mean %s?"},
+	"gc-cfg-hint-attach":       {"'-' で始まる値はフラグにつなげて書いてください: %s", "a value starting with '-' must be attached: %s"},
+	"gc-cfg-hint-write":        {"%s と書いてください", "write %s"},
+	"gc-cfg-hint-not-whole":    {"%s は整数ではありません", "%s is not a whole number"},
+	"gc-cfg-hint-not-one-of":   {"%s は %s のいずれでもありません", "%s is not one of %s"},
+	"gc-cfg-missing-value":     {"%s には値が必要です", "%s needs a value"},
 	"gc-cfg-locked": {
 		"別の river gc --force 実行がこの root のロックを保持しています。何も変更していません",
 		"another river gc --force run holds the lock on this root; nothing was changed"},

@@ -50,6 +50,14 @@ func causeWords(err error, lang render.Lang) string {
 
 // flagWords words a command-line error.
 func flagWords(e *cliparse.Error, lang render.Lang) string {
+	hint := e.Hint
+	if e.HintKind != "" {
+		args := make([]any, len(e.HintArgs))
+		for i, a := range e.HintArgs {
+			args[i] = a
+		}
+		hint = render.Message(lang, "gc-cfg-hint-"+e.HintKind, args...)
+	}
 	var s string
 	switch e.Err {
 	case cliparse.ErrUnknownFlag:
@@ -57,14 +65,13 @@ func flagWords(e *cliparse.Error, lang render.Lang) string {
 	case cliparse.ErrMissingValue:
 		s = render.Message(lang, "gc-cfg-missing-value", e.Flag)
 	default:
-		s = e.Flag
-		if e.Hint == "" {
-			return s + ": " + e.Err.Error()
+		if hint == "" {
+			return e.Flag + ": " + e.Err.Error()
 		}
-		return s + ": " + e.Hint
+		return e.Flag + ": " + hint
 	}
-	if e.Hint != "" {
-		s += "; " + e.Hint
+	if hint != "" {
+		s += render.Message(lang, "gc-cfg-hint-sep") + hint
 	}
 	return s
 }
