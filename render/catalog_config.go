@@ -60,7 +60,11 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-same-file":                  {"--%s と --%s が同じファイル %s を指しています", "--%s and --%s name the same file %s"},
 	"gc-cfg-out-not-regular":            {"存在し、通常ファイルではありません。river gc は置き換えません", "exists and is not a regular file; river gc never replaces it"},
 	"gc-cfg-out-linked":                 {"他のハードリンクがあります。river gc は名前が 1 つのファイルにのみ追記します", "has other hard links; river gc appends only to a file with one name"},
-	"gc-cfg-out-protected":              {"%s です。river gc はそこに書きません", "is %s; river gc never writes there"},
+	"gc-cfg-out-protected":              {"%sです。river gc はそこに書きません", "is %s; river gc never writes there"},
+	"gc-cfg-what-journal":               {"river gc の intent journal", "river gc's intent journal"},
+	"gc-cfg-what-scope-dir":             {"scope のディレクトリが置かれる場所", "where a scope directory belongs"},
+	"gc-cfg-what-source":                {"single source %s", "the single source %s"},
+	"gc-cfg-what-entry":                 {"scope %s のエントリ", "an entry of scope %s"},
 	"gc-cfg-index": {
 		"git index を読めません (%s)。管理対象のファイルを判別できないため、何も判定・削除していません",
 		"cannot read the git index (%s); nothing judged or deleted, since tracked files could not be told apart"},
