@@ -227,7 +227,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"%s: scope %s, %s, timestamp %s (%s), age in days %s"},
 	"gc-explain-nofile": {"%s:", "%s:"},
 	"gc-verdict-remove-age": {
-		"→ 削除: age (経過 %s 日 > 保持期間 %s 日)", "→ remove: age (age in days %s > retention %s)"},
+		"→ 削除: age (経過 %s、保持期間 %s 日より古い)", "→ remove: age (%s old, older than the %s-day retention)"},
 	"gc-verdict-remove-count": {
 		"→ 削除: count (新しい順で %s 番目 > 上限 %s 件)", "→ remove: count (rank %s, newest first, beyond the %s kept)"},
 	"gc-verdict-remove-size": {
@@ -277,8 +277,8 @@ var printers = func() map[Lang]*message.Printer {
 
 // all is the whole catalog: the review-line words and every other one.
 func all() map[string][2]string {
-	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages))
-	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages} {
+	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages)+len(configMessages))
+	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages, configMessages} {
 		for k, v := range part {
 			m[k] = v
 		}

@@ -26,7 +26,7 @@ func model() (clidoc.Command, error) {
 // no other positional argument, so the word cannot be mistaken for one).
 func completion(stdout io.Writer, args []string) error {
 	if len(args) != 1 {
-		return configErrorf("completion: want one shell: bash, zsh or fish")
+		return configErr("gc-cfg-completion-one")
 	}
 	m, err := model()
 	if err != nil {
@@ -41,7 +41,7 @@ func completion(stdout io.Writer, args []string) error {
 	case "fish":
 		script = clidoc.Fish(m)
 	default:
-		return configErrorf("completion: unknown shell %q: want bash, zsh or fish", args[0])
+		return configErr("gc-cfg-completion-shell", q(args[0]))
 	}
 	_, err = io.WriteString(stdout, script)
 	return err

@@ -5,15 +5,16 @@ package main
 import (
 	"cmp"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gitindex"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/outfile"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -30,7 +31,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		name, value string
 	}{{"now", c.Now}, {"output-file", c.OutputFile}, {"root", c.Root}, {"summary-file", c.SummaryFile}} {
 		if set[f.name] && strings.TrimSpace(f.value) == "" {
-			return cfg, configErrorf("--%s: empty value; give one or leave the flag out", f.name)
+			return cfg, configErr("gc-cfg-empty", "--"+f.name)
 		}
 	}
 	for _, list := range []struct {
@@ -40,7 +41,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		{"max-size-mb", c.MaxSizeMb}} {
 		for _, v := range list.values {
 			if strings.TrimSpace(v) == "" {
-				return cfg, configErrorf("--%s: empty value; give one or leave the flag out", list.name)
+				return cfg, configErr("gc-cfg-empty", "--"+list.name)
 			}
 		}
 	}
@@ -50,26 +51,26 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 			name string
 		}{{c.Force, "--force"}, {c.JSON, "--json"}, {c.EmitInventory, "--emit-inventory"}, {c.SummaryFile != "", "--summary-file"}} {
 			if other.set {
-				return cfg, configErrorf("--explain answers questions and changes nothing; it does not combine with %s", other.name)
+				return cfg, configErr("gc-cfg-explain-with", other.name)
 			}
 		}
 		for _, p := range c.Explain {
 			if p == "" {
-				return cfg, configErrorf("--explain: empty value; give one or leave the flag out")
+				return cfg, configErr("gc-cfg-empty", "--explain")
 			}
 		}
 	}
 	if c.EmitInventory && (c.Force || c.JSON || c.SummaryFile != "") {
-		return cfg, configErrorf("--emit-inventory only writes the engine's input; it does not combine with --force, --json or --summary-file")
+		return cfg, configErr("gc-cfg-emit-with")
 	}
 	if c.Quiet && c.Debug {
-		return cfg, configErrorf("--quiet and --debug are mutually exclusive")
+		return cfg, configErr("gc-cfg-quiet-debug")
 	}
 	if c.OutputFile != "" && !c.JSON {
-		return cfg, configErrorf("--output-file needs --json")
+		return cfg, configErr("gc-cfg-needs-json", "--output-file")
 	}
 	if set["json-format"] && !c.JSON {
-		return cfg, configErrorf("--json-format needs --json")
+		return cfg, configErr("gc-cfg-needs-json", "--json-format")
 	}
 	scopes, err := resolveScopes(c.Scope)
 	if err != nil {
@@ -81,33 +82,50 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	}
 	for _, p := range c.Exclude {
 		if gitignore.Validate(p) != nil && strings.Contains(p, ",") && allValid(strings.Split(p, ",")) {
-			return cfg, &configError{err: cliparse.ListHint("--exclude", p)}
+			return cfg, listHint("--exclude", p)
 		}
 		if err := gitignore.Validate(p); err != nil {
-			return cfg, configErrorf("--exclude: %w", err)
+			return cfg, &configError{err: err, flag: "--exclude"}
 		}
 	}
 	now := time.Now().Unix()
 	if c.Now != "" {
 		var ok bool
 		if now, ok = rfc3339.Unix(c.Now); !ok || now < 0 {
-			return cfg, configErrorf("--now %q: want an RFC 3339 timestamp from 1970 on, such as 2025-11-29T00:00:00Z", c.Now)
+			return cfg, configErr("gc-cfg-now", q(c.Now))
 		}
 	}
 	root, err := gc.OpenRoot(cmp.Or(c.Root, "."), set["root"])
 	if err != nil {
 		return cfg, rootError(err)
 	}
+	excludes, err := normalizeExcludes(c.Exclude, root.Path)
+	if err != nil {
+		root.Close()
+		return cfg, err
+	}
 	if err := checkOutputFiles(root, c.OutputFile, c.SummaryFile); err != nil {
 		root.Close()
 		return cfg, err
+	}
+	// The output files' folders are made now, before anything is judged
+	// or deleted: a folder that cannot be made is a config error, never a
+	// failure found after the deletions (SPEC B5).
+	for _, f := range []struct{ name, path string }{{"output-file", c.OutputFile}, {"summary-file", c.SummaryFile}} {
+		if f.path == "" {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			root.Close()
+			return cfg, &configError{err: &outfile.Error{Flag: f.name, Path: f.path, Err: err}}
+		}
 	}
 	// Tracked files are protected like hard guards (SPEC B2). An index
 	// that cannot be read protects nothing we could trust, so the run
 	// stops before anything is judged rather than risk a tracked file.
 	if v := gitEnvOverride(os.Getenv); v != "" {
 		root.Close()
-		return cfg, configErrorf("%s is set: river gc finds the git index only through a .git entry above the root, on the root's file system, so it cannot tell which files %s makes tracked; unset it", v, v)
+		return cfg, configErr("gc-cfg-git-env", v, v)
 	}
 	tracked, err := gitindex.Tracked(root.FD)
 	if err != nil {
@@ -125,7 +143,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		Retention: retention,
 		PerScope:  perScope,
 		Now:       now,
-		Excludes:  c.Exclude,
+		Excludes:  excludes,
 		Mode:      mode,
 		Metadata:  c.Timestamp == "metadata",
 	}, nil
@@ -147,9 +165,9 @@ func resolveScopes(given []string) ([]skill.Scope, error) {
 		case skill.Scope(s).Valid():
 			want[skill.Scope(s)] = true
 		case strings.Contains(s, ","):
-			return nil, &configError{err: cliparse.ListHint("--scope", s)}
+			return nil, listHint("--scope", s)
 		default:
-			return nil, configErrorf("--scope %q: want memory, evals, review-artifacts, tmp, runs, memory-entries, eval-ledger or all", s)
+			return nil, scopeError(s)
 		}
 	}
 	return slices.DeleteFunc(skill.Scopes(), func(s skill.Scope) bool { return !want[s] }), nil

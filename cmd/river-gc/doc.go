@@ -37,8 +37,11 @@
 //	                       (those four); the opt-in runs, memory-entries,
 //	                       eval-ledger; repeatable, one value per flag
 //	                       (default all)
-//	--exclude GLOB         protect paths matching a .gitignore-syntax glob;
-//	                       repeatable, one value per flag
+//	--exclude GLOB         protect paths matching a .gitignore-syntax glob,
+//	                       relative to the root ("./x" and an absolute
+//	                       path inside the root are normalized; one that
+//	                       can never match is a config error); repeatable,
+//	                       one value per flag
 //	--dry-run              list candidates only (the default without
 //	                       --force; wins over --force)
 //	--force                actually delete
@@ -53,12 +56,17 @@
 //	--debug                verbose stderr logging
 //	--root DIR             repository root all scopes are relative to; it
 //	                       must hold .river/ or artifacts/ (default: the
-//	                       nearest such directory upward from here)
+//	                       nearest such directory upward from here, or
+//	                       the top of its git work tree when that holds
+//	                       one); the summary and the JSON name it
 //	--summary-file PATH    append the summary as Markdown (for
 //	                       $GITHUB_STEP_SUMMARY), dry-run and force alike
-//	--verbose              list every removal even on a terminal
-//	--explain PATH         say which one rule keeps or removes PATH
-//	                       (repeatable); changes nothing
+//	--verbose              list every removal (a terminal otherwise gets
+//	                       20 and a count, a CI log 200)
+//	--explain PATH...      say which one rule keeps or removes each PATH
+//	                       (files outside the scopes, directories and
+//	                       links included; several paths, or repeat the
+//	                       flag); changes nothing
 //	--version              print the version: the release tag, or
 //	                       "devel" and the VCS revision for a source build
 //	-h, --help             show the help
@@ -91,12 +99,23 @@
 // the killed run deleted (JSON "interrupted", the summary), and a --force
 // run removes the journal once its own record is written.
 //
+// Eval runs: a run is the shallowest directory below artifacts/evals/
+// holding a *.json with a metadata timestamp (artifacts/evals/<run>/ in
+// the flat layout, artifacts/evals/runs/<id>/ in a nested one). Its files
+// without a timestamp of their own take the newest metadata timestamp at
+// or below that directory, so a run goes or stays whole.
+//
+// Off a terminal, stderr gets a progress line every 10 s while scopes are
+// scanned and files deleted (not with --quiet).
+//
 // The JSON result (seed 000's keys, in its order, plus evidence[],
 // warnings[] and per-scope protected and sources; schema:
 // `plangate-gc schema gc-result`), abridged:
 //
 //	{
 //	  "version": "1",
+//	  "toolVersion": "v1.2.3", "root": "/home/me/project",
+//	  "now": "2025-11-29T00:00:00Z", "durationMs": 41,
 //	  "mode": "dry-run",
 //	  "scopes": ["memory", "evals", "review-artifacts", "tmp"],
 //	  "retention": {"days": 90, "maxEntries": 1000, "maxSizeMb": 500},

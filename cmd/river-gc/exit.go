@@ -3,24 +3,52 @@
 package main
 
 import (
-	"github.com/plangate-gc/plangate-gc/internal/report"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
-
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+
+	"github.com/plangate-gc/plangate-gc/internal/report"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // configError is a bad invocation (seed 000: exit 2), found before any
-// file is touched.
-type configError struct{ err error }
+// file is touched. It is worded at the edge, in the run's language: key
+// is its catalog entry (args pre-formatted strings); a configError with
+// no key carries a cause from another package (err), worded by
+// causeWords.
+type configError struct {
+	key  string
+	args []any
+	err  error
+	hint string // a name to suggest ("did you mean"), or ""
+	flag string // the flag a cause (err) is about, or ""
+}
 
-func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Error() string { return e.text(render.English) }
 func (e *configError) Unwrap() error { return e.err }
 
-func configErrorf(format string, args ...any) error {
-	return &configError{err: fmt.Errorf(format, args...)}
+// text words the error in lang.
+func (e *configError) text(lang render.Lang) string {
+	s := causeWords(e.err, lang)
+	if e.flag != "" {
+		s = e.flag + ": " + s
+	}
+	if e.key != "" {
+		s = render.Message(lang, e.key, e.args...)
+	}
+	if e.hint != "" {
+		s += render.Message(lang, "gc-cfg-did-you-mean", e.hint)
+	}
+	return s
 }
+
+// configErr is a config error worded by the catalog entry key.
+func configErr(key string, args ...any) error { return &configError{key: key, args: args} }
+
+// q quotes a value given on the command line, as %q would.
+func q(s string) string { return strconv.Quote(s) }
 
 // errRuntime means errors[] is not empty: the result was already written,
 // the exit code is 1.
@@ -34,7 +62,7 @@ var errNoRecord = errors.New("the record of this run was not written; the intent
 // exitCode maps run's error to seed 000's exit codes. Messages are
 // printed one line per joined error, each with what a name or pattern in
 // it could send to a terminal quoted (report.Display).
-func exitCode(err error, stderr io.Writer) int {
+func exitCode(err error, stderr io.Writer, lang render.Lang) int {
 	var cfg *configError
 	switch {
 	case err == nil:
@@ -42,16 +70,29 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errRuntime) && !isJoined(err):
 		return 1
 	case errors.As(err, &cfg) && !isJoined(err):
-		fmt.Fprintf(stderr, "river gc: config error: %s\n", report.DisplayText(err.Error()))
+		fmt.Fprintf(stderr, "river gc: %s\n", render.Message(lang, "gc-cfg-error", report.DisplayText(cfg.text(lang))))
 		return 2
 	default:
 		for _, e := range leaves(err) {
 			if !errors.Is(e, errRuntime) {
-				fmt.Fprintf(stderr, "river gc: %s\n", report.DisplayText(e.Error()))
+				fmt.Fprintf(stderr, "river gc: %s\n", report.DisplayText(runtimeWords(e, lang)))
 			}
 		}
 		return 1
 	}
+}
+
+// runtimeWords words a runtime failure in lang: the lock held by another
+// run from the catalog, the others as they come.
+func runtimeWords(err error, lang render.Lang) string {
+	var cfg *configError
+	switch {
+	case errors.Is(err, gc.ErrLocked):
+		return render.Message(lang, "gc-cfg-locked")
+	case errors.As(err, &cfg):
+		return cfg.text(lang)
+	}
+	return causeWords(err, lang)
 }
 
 // isJoined reports whether err is several errors joined.
@@ -82,11 +123,11 @@ func rootError(err error) error {
 	}
 	switch {
 	case !errors.Is(err, gc.ErrNoRoot):
-		return configErrorf("--root %q: not an existing directory", re.Path)
+		return configErr("gc-cfg-root-missing", q(re.Path))
 	case re.Explicit:
-		return configErrorf("--root %q holds neither .river/ nor artifacts/: not a River Review repository root", re.Path)
+		return configErr("gc-cfg-root-not-river", q(re.Path))
 	}
-	return configErrorf("no River Review repository root (a directory holding .river/ or artifacts/) in %s or above it; run from the repository or pass --root", re.Path)
+	return configErr("gc-cfg-no-root", re.Path)
 }
 
 // indexError is a git index that exists but cannot be read: river gc

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // TestOutputPathsRecheckedAtWriteTime (SPEC B2): an output directory
@@ -45,7 +46,7 @@ func TestOutputPathsRecheckedAtWriteTime(t *testing.T) {
 	if err == nil || errors.As(err, &ce) || !strings.Contains(err.Error(), "changed during the run") {
 		t.Errorf("err = %v, want a runtime failure naming the change", err)
 	}
-	if exitCode(err, &stderr) != 1 {
+	if exitCode(err, &stderr, render.English) != 1 {
 		t.Errorf("exit code is not 1")
 	}
 	if !strings.Contains(stdout.String(), `"version": "1"`) {

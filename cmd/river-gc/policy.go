@@ -15,7 +15,7 @@ type retentionFlag struct {
 	name, def string
 	values    []string
 	valid     func(jsonnum.Number) bool
-	want      string
+	want      string // the catalog key of a bad value's error
 	set       func(r *skill.Retention, n jsonnum.Number)
 }
 
@@ -27,11 +27,11 @@ type retentionFlag struct {
 // policy for a scope it selects only sometimes).
 func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]skill.Retention, error) {
 	flags := []retentionFlag{
-		{"retention-days", "90", c.RetentionDays, func(n jsonnum.Number) bool { return !n.Negative }, "a number ≥ 0",
+		{"retention-days", "90", c.RetentionDays, func(n jsonnum.Number) bool { return !n.Negative }, "gc-cfg-policy-days",
 			func(r *skill.Retention, n jsonnum.Number) { r.Days = n }},
-		{"max-entries", "1000", c.MaxEntries, func(n jsonnum.Number) bool { return n.Integral && !n.Negative && !n.Zero }, "an integer ≥ 1",
+		{"max-entries", "1000", c.MaxEntries, func(n jsonnum.Number) bool { return n.Integral && !n.Negative && !n.Zero }, "gc-cfg-policy-entries",
 			func(r *skill.Retention, n jsonnum.Number) { r.MaxEntries = n }},
-		{"max-size-mb", "500", c.MaxSizeMb, func(n jsonnum.Number) bool { return !n.Negative && !n.Zero }, "a number > 0",
+		{"max-size-mb", "500", c.MaxSizeMb, func(n jsonnum.Number) bool { return !n.Negative && !n.Zero }, "gc-cfg-policy-size",
 			func(r *skill.Retention, n jsonnum.Number) { r.MaxSizeMb = n }},
 	}
 	var def skill.Retention
@@ -44,11 +44,11 @@ func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]ski
 			if !scoped {
 				value = v
 			} else if !skill.Scope(scope).Valid() {
-				return def, nil, configErrorf("--%s %q: unknown scope %q; want memory, evals, review-artifacts, tmp, runs, memory-entries or eval-ledger", f.name, v, scope)
+				return def, nil, withHint(configErr("gc-cfg-policy-scope", "--"+f.name, q(v), q(scope)), suggest(scope, false))
 			}
 			n, ok := jsonnum.Parse(value)
 			if !ok || !f.valid(n) {
-				return def, nil, configErrorf("--%s %q: want %s", f.name, v, f.want)
+				return def, nil, configErr(f.want, "--"+f.name, q(v))
 			}
 			if !scoped {
 				f.set(&def, n)

@@ -58,11 +58,13 @@ func TestNamesAndPatternsNeverReachATerminalRaw(t *testing.T) {
 		t.Errorf("--debug: exit %d, want 0 with quoted debug lines:\n%s", code, out)
 	}
 	check("--debug and unused excludes", out)
-	out, code = run("--exclude", "pat\x1bc")
-	if code != 0 || !strings.Contains(out, "pat") {
-		t.Errorf("the unused-exclude warning is missing:\n%s", out)
+	for _, quiet := range [][]string{nil, {"--quiet"}} {
+		out, code = run(append(quiet, "--exclude", "pat\x1bc")...)
+		if code != 0 || !strings.Contains(out, "pat") {
+			t.Errorf("%v: the unused-exclude warning is missing:\n%s", quiet, out)
+		}
+		check("unused exclude", out)
 	}
-	check("unused exclude", out)
 	out, code = run("--json", "--output-file", filepath.Join(root, ".river/memory/x\x1b[2J.json"))
 	if code != 2 {
 		t.Errorf("--output-file in a scope: exit %d, want 2:\n%s", code, out)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +19,6 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/gate"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
-	"github.com/plangate-gc/plangate-gc/internal/progress"
 	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/outfile"
@@ -37,7 +37,7 @@ type cli struct {
 	MaxSizeMb     []string `name:"max-size-mb" sep:"none" placeholder:"[SCOPE=]N" help:"Keep at most N MB per scope, dropping the oldest (default 500; 1 MB = 1 MiB = 1048576 bytes); SCOPE=N for one scope (repeatable)."`
 	Now           string   `placeholder:"RFC3339" help:"Pin the reference time (default: the system clock, which breaks determinism)."`
 	Scope         []string `sep:"none" placeholder:"SCOPE" complete:"memory,evals,review-artifacts,tmp,runs,memory-entries,eval-ledger,all" help:"memory, evals, review-artifacts, tmp, all (those four; the default), or the opt-in runs, memory-entries, eval-ledger (repeatable)."`
-	Exclude       []string `sep:"none" placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob (repeatable)."`
+	Exclude       []string `sep:"none" placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob, relative to the root (./x and absolute paths inside the root are normalized; repeatable)."`
 	DryRun        bool     `name:"dry-run" help:"List candidates only (the default without --force; wins over --force)."`
 	Force         bool     `help:"Actually delete."`
 	JSON          bool     `name:"json" help:"Write the machine-readable result on stdout; the summary goes to stderr."`
@@ -48,12 +48,40 @@ type cli struct {
 	Root          string   `placeholder:"DIR" help:"Repository root that all scopes are relative to (default: the nearest directory upward holding .river/ or artifacts/)."`
 	SummaryFile   string   `name:"summary-file" placeholder:"PATH" help:"Append the Markdown summary to PATH (e.g. $$GITHUB_STEP_SUMMARY)."`
 	Verbose       bool     `help:"List every removal in the summary (a terminal otherwise gets the first ones and a count)."`
-	Explain       []string `sep:"none" placeholder:"PATH" help:"Explain the verdict for PATH (repeatable); deletes nothing."`
+	Explain       []string `sep:"none" placeholder:"PATH" help:"Explain the verdict for PATH and the paths after it (or repeat the flag); deletes nothing."`
 	EmitInventory bool     `name:"emit-inventory" help:"Write one plangate-gc input document per non-empty scope and exit."`
 	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only."`
 	Lang          string   `enum:"en,ja" default:"en" help:"Language of the human summary (en, ja)."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	start time.Time // when the run began, for durationMs
+}
+
+// sinceMs is the milliseconds since start: the record's durationMs, the
+// one field that differs between identical runs. Tests pin it.
+var sinceMs = func(start time.Time) int64 { return time.Since(start).Milliseconds() }
+
+// pinAllocated zeroes the allocated bytes of a run's record: the scripts'
+// goldens must not depend on the test file system's block size.
+var pinAllocated = false
+
+// pinAllocation zeroes out's allocated bytes (pinAllocated).
+func pinAllocation(out *gc.Outcome) {
+	out.FreedAllocated = 0
+	for i := range out.Scopes {
+		for k := range out.Scopes[i].Stamps {
+			out.Scopes[i].Stamps[k].Allocated = 0
+		}
+	}
+}
+
+// absRoot is the root's absolute name, as the record shows it.
+func absRoot(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 const description = `Deterministic garbage collection of River Review artifacts.
@@ -63,6 +91,15 @@ artifacts/review-*.md and temp directories, applies the retention policy
 (age, count, size; a union, one reason per file) through the plangate-gc
 engine, and deletes only with --force. Single sources of truth are never
 deleted; symlinks and directories are never followed or removed.
+
+The root is --root, or the nearest directory upward holding .river/ or
+artifacts/ (the git work tree's top when that holds one); it is named in
+the summary. An eval run is the shallowest directory below
+artifacts/evals/ holding a *.json with a metadata timestamp
+(artifacts/evals/<run>/ or artifacts/evals/runs/<id>/); its files without
+a timestamp of their own take the run's newest, so a run goes or stays
+whole. --exclude globs are relative to the root ("./x" and absolute paths
+inside the root are normalized; paths that can never match are refused).
 
 Examples:
   river-gc                                        # dry-run: list what would go
@@ -77,7 +114,7 @@ empty, or another --force run holds the lock), 2 config error.`
 
 // run parses and validates the flags, then runs river gc.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
-	var c cli
+	c := cli{start: time.Now()}
 	args, repeated := pullRepeated(args, "exclude", "scope", "explain")
 	kctx, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
 		kong.Vars{"version": "river-gc " + version.String()})
@@ -132,28 +169,7 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 	if len(c.Explain) > 0 {
 		return c.explain(cfg, stdout)
 	}
-	jsonOnStdout := c.JSON && c.OutputFile == ""
-	terminal := isTerminal(stderr)
-	if terminal && !c.Quiet && !jsonOnStdout {
-		line := progress.New(stderr)
-		cfg.Scanned = func(files int) {
-			line.Update(render.Message(lang, "gc-progress-scan", strconv.Itoa(files)), false)
-		}
-		cfg.Progress = func(done, total int) {
-			line.Update(render.Message(lang, "gc-progress-delete", strconv.Itoa(done), strconv.Itoa(total)), done == total)
-		}
-		// The progress line is cleared before the record is written.
-		cfg.Record = func(out gc.Outcome) (bool, error) {
-			line.Clear()
-			return c.record(out, cfg, stdout, stderr)
-		}
-		_, err := gc.Run(ctx, cfg)
-		line.Clear()
-		return err
-	}
-	cfg.Record = func(out gc.Outcome) (bool, error) { return c.record(out, cfg, stdout, stderr) }
-	_, err := gc.Run(ctx, cfg)
-	return err
+	return c.runWithProgress(ctx, cfg, stdout, stderr)
 }
 
 // record writes the outputs of a run, while a --force run still holds the
@@ -164,6 +180,10 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 // the record is safe. Only a written record lets gc remove the intent
 // journal.
 func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (bool, error) {
+	if pinAllocated { // tests: allocation depends on the file system
+		pinAllocation(&out)
+	}
+	out.Run = gc.RunInfo{Root: absRoot(cfg.Root.Path), Now: cfg.Now, Version: version.String(), DurationMs: sinceMs(c.start)}
 	err := c.write(out, nil, cfg, stdout, stderr)
 	return !errors.Is(err, errNoRecord), err
 }
@@ -224,6 +244,13 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 			if !c.JSON {
 				failed = append(failed, errNoRecord)
 			}
+		}
+	}
+	// An exclude that matched nothing protects nothing it was meant to:
+	// --quiet hides the summary, never this warning (SPEC B5).
+	if c.Quiet {
+		if err := report.UnusedExcludes(stderr, out.Warnings, lang); err != nil {
+			failed = append(failed, err)
 		}
 	}
 	// Errors always go to stderr too (seed 000: "Errors still go to stderr").
@@ -301,7 +328,8 @@ func isTerminal(w io.Writer) bool {
 // its count, so 100,000 --exclude flags would take minutes. Only the plain
 // forms are taken ("--name=value", or "--name value" with a value that is
 // not itself a flag); anything else, and everything after "--", is left
-// for kong to parse or reject in its own words.
+// for kong to parse or reject in its own words. --explain also takes
+// the paths that follow its value.
 func pullRepeated(args []string, names ...string) (rest []string, values map[string][]string) {
 	values = map[string][]string{}
 	for i := 0; i < len(args); i++ {
@@ -317,6 +345,14 @@ func pullRepeated(args []string, names ...string) (rest []string, values map[str
 				values[n], taken = append(values[n], args[i+1]), true
 				i++
 			}
+		}
+		// --explain takes every path that follows it, up to the next
+		// flag: --explain a b c (SPEC B5); river-gc has no arguments of
+		// its own for them to be mistaken for.
+		for taken && (a == "--explain" || strings.HasPrefix(a, "--explain=")) && i+1 < len(args) &&
+			!strings.HasPrefix(args[i+1], "-") {
+			values["explain"] = append(values["explain"], args[i+1])
+			i++
 		}
 		if !taken {
 			rest = append(rest, a)

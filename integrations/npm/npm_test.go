@@ -232,6 +232,7 @@ func TestNpxRiverGcOffline(t *testing.T) {
 	} {
 		o1, e1, c1 := npmtest.Run(t, proj, nil, "npx", append([]string{"--offline", "river-gc"}, args...)...)
 		o2, e2, c2 := npmtest.Run(t, proj, nil, rel.Binary, args...)
+		o1, o2 = npmtest.Stable(o1), npmtest.Stable(o2)
 		if !bytes.Equal(o1, o2) || !bytes.Equal(e1, e2) || c1 != c2 {
 			t.Errorf("river-gc %v: npx gives exit %d\n%s\n%s\nthe binary gives exit %d\n%s\n%s", args, c1, o1, e1, c2, o2, e2)
 		}

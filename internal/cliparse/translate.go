@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -22,7 +23,21 @@ type Error struct {
 	Flag string
 	Err  error
 	Hint string
+	// HintKind names the hint's form (one of the Hint* constants, "" for
+	// a hint of another form) and HintArgs its values, so that a command
+	// can word the hint in its own language.
+	HintKind string
+	HintArgs []string
 }
+
+// The forms of a hint, for Error.HintKind.
+const (
+	HintDidYouMean = "did-you-mean" // HintArgs: the flag meant
+	HintAttach     = "attach"       // HintArgs: the flag=value to type
+	HintWrite      = "write"        // HintArgs: the flag=VALUE to type
+	HintNotWhole   = "not-whole"    // HintArgs: the value, quoted
+	HintNotOneOf   = "not-one-of"   // HintArgs: the value, quoted; the choices
+)
 
 func (e *Error) Error() string {
 	var s string
@@ -51,6 +66,7 @@ var (
 	unknownFlag = regexp.MustCompile(`^unknown flag (\S+?)(?:, did you mean "([^"]+)"\?)?$`)
 	shortFlag   = regexp.MustCompile(`^(--[\w-]+): expected \w+ value but got "(-[^"]*)" \(short flag\)`)
 	eolValue    = regexp.MustCompile(`^(--[\w-]+): expected \w+ value but got "EOL"`)
+	missingArg  = regexp.MustCompile(`^(--[\w-]+): missing value, expecting "<arg>"`)
 	badNumber   = regexp.MustCompile(`^(--[\w-]+): expected a valid .*? but got "(.*)"$`)
 	enumValue   = regexp.MustCompile(`^(--[\w-]+|<[\w-]+>) must be one of (.*) but got "(.*)"$`)
 )
@@ -67,23 +83,31 @@ func Translate(err error) error {
 	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
 		e := &Error{Flag: m[1], Err: ErrUnknownFlag}
 		if m[2] != "" {
-			e.Hint = "did you mean " + m[2] + "?"
+			e.Hint, e.HintKind, e.HintArgs = "did you mean "+m[2]+"?", HintDidYouMean, []string{m[2]}
 		}
 		return e
 	}
 	if m := shortFlag.FindStringSubmatch(msg); m != nil {
 		return &Error{Flag: m[1], Err: ErrMissingValue,
-			Hint: fmt.Sprintf("a value starting with '-' must be attached: %s=%s", m[1], m[2])}
+			Hint:     fmt.Sprintf("a value starting with '-' must be attached: %s=%s", m[1], m[2]),
+			HintKind: HintAttach, HintArgs: []string{m[1] + "=" + m[2]}}
 	}
-	if m := eolValue.FindStringSubmatch(msg); m != nil {
-		return &Error{Flag: m[1], Err: ErrMissingValue, Hint: "write " + m[1] + "=VALUE"}
+	m := eolValue.FindStringSubmatch(msg)
+	if m == nil {
+		m = missingArg.FindStringSubmatch(msg) // a repeatable flag at the end
+	}
+	if m != nil {
+		return &Error{Flag: m[1], Err: ErrMissingValue, Hint: "write " + m[1] + "=VALUE", HintKind: HintWrite,
+			HintArgs: []string{m[1] + "=VALUE"}}
 	}
 	if m := badNumber.FindStringSubmatch(msg); m != nil {
-		return &Error{Flag: m[1], Err: ErrBadValue, Hint: fmt.Sprintf("%q is not a whole number", m[2])}
+		return &Error{Flag: m[1], Err: ErrBadValue, Hint: fmt.Sprintf("%q is not a whole number", m[2]),
+			HintKind: HintNotWhole, HintArgs: []string{strconv.Quote(m[2])}}
 	}
 	if m := enumValue.FindStringSubmatch(msg); m != nil {
 		choices := strings.ReplaceAll(strings.ReplaceAll(m[2], `"`, ""), ",", ", ")
-		return &Error{Flag: m[1], Err: ErrBadValue, Hint: fmt.Sprintf("%q is not one of %s", m[3], choices)}
+		return &Error{Flag: m[1], Err: ErrBadValue, Hint: fmt.Sprintf("%q is not one of %s", m[3], choices),
+			HintKind: HintNotOneOf, HintArgs: []string{strconv.Quote(m[3]), choices}}
 	}
 	return err
 }

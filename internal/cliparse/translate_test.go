@@ -75,3 +75,28 @@ func TestListHint(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", err, want)
 	}
 }
+
+// TestTranslateHintKinds: every reworded hint also says its form and
+// values, so a command can word it in its own language (river-gc's
+// --lang ja, SPEC B5).
+func TestTranslateHintKinds(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		kind string
+		hint []string
+	}{
+		{[]string{"--forc"}, HintDidYouMean, []string{"--force"}},
+		{[]string{"--retention-days"}, HintWrite, []string{"--retention-days=VALUE"}},
+		{[]string{"--retention-days", "-1"}, HintAttach, []string{"--retention-days=-1"}},
+		{[]string{"--retention-days", "x"}, HintNotWhole, []string{`"x"`}},
+		{[]string{"--lang", "fr"}, HintNotOneOf, []string{`"fr"`, "ja, en"}},
+	} {
+		var e *Error
+		if !errors.As(parseErr(t, tc.args...), &e) {
+			t.Fatalf("%q: not an *Error", tc.args)
+		}
+		if e.HintKind != tc.kind || strings.Join(e.HintArgs, "|") != strings.Join(tc.hint, "|") {
+			t.Errorf("%q: hint %s %q, want %s %q", tc.args, e.HintKind, e.HintArgs, tc.kind, tc.hint)
+		}
+	}
+}

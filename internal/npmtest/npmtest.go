@@ -7,12 +7,14 @@
 package npmtest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -218,4 +220,19 @@ func Run(t testing.TB, dir string, env []string, name string, args ...string) (s
 		}
 	}
 	return []byte(o.String()), []byte(e.String()), cmd.ProcessState.ExitCode()
+}
+
+// durationMs matches the one field of river gc's record that varies
+// between identical runs (SPEC B5), compact or indented.
+var durationMs = regexp.MustCompile(`"durationMs": ?[0-9]+`)
+
+// Stable returns out with what legitimately differs between two runs of
+// the same command replaced: the run's duration, and each of roots (the
+// twin trees a comparison ran on) by "$ROOT".
+func Stable(out []byte, roots ...string) []byte {
+	out = durationMs.ReplaceAll(out, []byte(`"durationMs": 0`))
+	for _, r := range roots {
+		out = bytes.ReplaceAll(out, []byte(r), []byte("$ROOT"))
+	}
+	return out
 }

@@ -4,6 +4,7 @@ package report
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"strconv"
 
@@ -19,7 +20,7 @@ func Explain(w io.Writer, exps []gc.Explanation, now int64, r skill.Retention, l
 	p := printer{lang}
 	b := bufio.NewWriter(w)
 	for _, ex := range exps {
-		if ex.Scope != "" && ex.Verdict != gc.VerdictError {
+		if judged(ex.Verdict) {
 			b.WriteString(p.Sprintf("gc-explain-file", Display(ex.Path), string(ex.Scope),
 				HumanBytes(strconv.FormatUint(ex.SizeBytes, 10)), date(ex.Timestamp), string(ex.Source),
 				strconv.FormatInt(ex.AgeDays, 10)) + "\n")
@@ -30,18 +31,48 @@ func Explain(w io.Writer, exps []gc.Explanation, now int64, r skill.Retention, l
 		if ex.Retention != (skill.Retention{}) {
 			sr = ex.Retention
 		}
-		b.WriteString("  " + verdictText(ex, sr, p) + "\n")
+		b.WriteString("  " + verdictText(ex, now, sr, p) + "\n")
 	}
 	return b.Flush()
 }
 
-func verdictText(ex gc.Explanation, r skill.Retention, p printer) string {
+// judged reports whether a verdict is about a file river gc scanned and
+// judged (its scope, size and timestamp are then known).
+func judged(v gc.Verdict) bool {
+	switch v {
+	case gc.VerdictError, gc.VerdictInSource, gc.VerdictNestedRepo, gc.VerdictNotInScope, gc.VerdictNotFound,
+		gc.VerdictOutside, gc.VerdictDirectory, gc.VerdictSymlink, gc.VerdictNotRegular:
+		return false
+	}
+	return true
+}
+
+// ageText words an age in seconds exactly: whole days alone, or days and
+// the time of day left over, so that a comparison with the retention
+// never reads "90 > 90".
+func ageText(secs int64, p printer) string {
+	if secs%86400 == 0 {
+		return p.Sprintf("gc-age-days", strconv.FormatInt(secs/86400, 10))
+	}
+	rest := secs % 86400
+	return p.Sprintf("gc-age-days-time", strconv.FormatInt(secs/86400, 10),
+		fmt.Sprintf("%02d:%02d:%02d", rest/3600, rest%3600/60, rest%60))
+}
+
+// retentionSeconds is the age limit in seconds, as the engine compares
+// (a file goes when its timestamp is before now − days × 86400).
+func retentionSeconds(r skill.Retention) (float64, bool) {
+	d, err := strconv.ParseFloat(r.Days.Literal, 64)
+	return d * 86400, err == nil
+}
+
+func verdictText(ex gc.Explanation, now int64, r skill.Retention, p printer) string {
 	switch ex.Verdict {
 	case gc.VerdictRemove:
 		d := ex.Decision
 		switch d.Reason {
 		case skill.ReasonAge:
-			return p.Sprintf("gc-verdict-remove-age", strconv.FormatInt(d.MtimeAge, 10), r.Days.Literal)
+			return p.Sprintf("gc-verdict-remove-age", ageText(now-ex.Timestamp, p), r.Days.Literal)
 		case skill.ReasonCount:
 			return p.Sprintf("gc-verdict-remove-count", strconv.Itoa(d.Rank), r.MaxEntries.Literal)
 		case skill.ReasonSize:
@@ -49,7 +80,14 @@ func verdictText(ex gc.Explanation, r skill.Retention, p printer) string {
 				r.MaxSizeMb.Literal)
 		}
 	case gc.VerdictKeep:
+		if lim, ok := retentionSeconds(r); ok && float64(now-ex.Timestamp) == lim {
+			return p.Sprintf("gc-verdict-keep-exact", ageText(now-ex.Timestamp, p), r.Days.Literal)
+		}
 		return p.Sprintf("gc-verdict-keep", r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal)
+	case gc.VerdictDirectory:
+		return p.Sprintf("gc-verdict-directory", strconv.Itoa(ex.Below), strconv.Itoa(ex.BelowRemoved))
+	case gc.VerdictInSource:
+		return p.Sprintf("gc-verdict-in-source", Display(ex.SingleSource))
 	case gc.VerdictError:
 		if ex.Err != nil {
 			return p.Sprintf("gc-verdict-error", ErrorText(ex.Err, p.lang))

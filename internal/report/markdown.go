@@ -49,6 +49,13 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 	t := sum(o)
 	b.WriteString("## " + p.Sprintf("gc-md-title") + "\n\n")
 	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), strconv.Itoa(t.files))) + "**\n\n")
+	if o.Run.Root != "" { // SPEC B5: the root the run judged, named first
+		root := mdText(Display(o.Run.Root))
+		if d := Display(o.Run.Root); !strings.ContainsAny(d, "`\n\r<>&") {
+			root = "`" + d + "`" // a code span: no escapes for the reader to undo
+		}
+		b.WriteString(p.Sprintf("gc-debug-root", root) + "\n\n")
+	}
 	b.WriteString(mdText(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339))) + "\n\n")
 	if lines := scopeRetention(p, o, r); lines != nil {

@@ -11,6 +11,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -37,6 +38,15 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	j.begin('{')
 	j.key("version")
 	j.lit(`"1"`)
+	if ri := o.Run; ri.Root != "" {
+		j.key("toolVersion")
+		j.str(ri.Version)
+		j.key("root")
+		j.str(ri.Root)
+		j.key("now")
+		j.str(time.Unix(ri.Now, 0).UTC().Format(time.RFC3339))
+		j.int("durationMs", ri.DurationMs)
+	}
 	j.key("mode")
 	j.str(string(o.Mode))
 	j.key("scopes")
@@ -58,6 +68,13 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	if perScope(o, r) {
 		retentionPerScope(j, o, r)
 	}
+	t := sum(o)
+	j.key("reclaimed")
+	j.begin('{')
+	j.key("sizeBytes")
+	j.lit(reclaimed(o, t).String())
+	j.int("allocatedBytes", int64(reclaimedAllocated(o, t)))
+	j.end('}')
 	j.key("removed")
 	j.begin('[')
 	for rm := range o.Removed() {

@@ -18,7 +18,8 @@ import (
 // Options shape the human summary for where it goes.
 type Options struct {
 	// Terminal: the summary goes to a terminal, which gets the first
-	// TerminalRemovals removals and a count (unless Verbose).
+	// TerminalRemovals removals and a count (unless Verbose); elsewhere
+	// the first LogRemovals and a count.
 	Terminal bool
 	// Verbose lists every removal, even on a terminal.
 	Verbose bool
@@ -27,11 +28,16 @@ type Options struct {
 // TerminalRemovals is how many removals a terminal shows without --verbose.
 const TerminalRemovals = 20
 
+// LogRemovals is how many removals the summary shows off a terminal (a CI
+// log) without --verbose.
+const LogRemovals = 200
+
 // totals are the removals' count and bytes, overall and per scope.
 type totals struct {
-	files   int
-	bytes   skill.Bytes
-	byScope map[skill.Scope]scopeTotal
+	files     int
+	bytes     skill.Bytes
+	allocated uint64 // st_blocks × 512 of the removals
+	byScope   map[skill.Scope]scopeTotal
 }
 
 type scopeTotal struct {
@@ -43,7 +49,10 @@ func sum(o gc.Outcome) totals {
 	t := totals{byScope: map[skill.Scope]scopeTotal{}}
 	for _, s := range o.Scopes {
 		st := t.byScope[s.Scope]
-		for _, d := range s.Removed {
+		for k, d := range s.Removed {
+			if k < len(s.Stamps) {
+				t.allocated += uint64(max(s.Stamps[k].Allocated, 0))
+			}
 			t.files++
 			t.bytes = t.bytes.Add(d.SizeBytes)
 			st = scopeTotal{st.files + 1, st.bytes.Add(d.SizeBytes)}
@@ -61,6 +70,15 @@ func reclaimed(o gc.Outcome, t totals) skill.Bytes {
 		return o.FreedBytes
 	}
 	return t.bytes
+}
+
+// reclaimedAllocated is reclaimed's space as the disk counts it
+// (st_blocks × 512, as du does; SPEC B5).
+func reclaimedAllocated(o gc.Outcome, t totals) uint64 {
+	if o.Mode == gc.Force {
+		return o.FreedAllocated
+	}
+	return t.allocated
 }
 
 // scopeRetention words, one line each, the scopes whose policy is their
@@ -90,6 +108,12 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	if o.Linked > 0 {
 		b.WriteString(p.Sprintf("gc-total-linked", HumanBytes(o.LinkedBytes.String()), strconv.Itoa(o.Linked)) + "\n")
 	}
+	if o.Run.Root != "" { // the folder the run judged, named first (SPEC B5)
+		b.WriteString(p.Sprintf("gc-debug-root", Display(o.Run.Root)) + "\n")
+	}
+	if t.files > 0 {
+		b.WriteString(p.Sprintf("gc-total-allocated", HumanBytes(strconv.FormatUint(reclaimedAllocated(o, t), 10))) + "\n")
+	}
 	b.WriteString(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339)) + "\n")
 	for _, line := range scopeRetention(p, o, r) {
@@ -118,8 +142,12 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		}
 		b.WriteString(p.Sprintf(listKey, strconv.Itoa(t.files)) + "\n")
 		shown := t.files
-		if opt.Terminal && !opt.Verbose {
+		switch {
+		case opt.Verbose:
+		case opt.Terminal:
 			shown = min(shown, TerminalRemovals)
+		default: // a CI log: bounded too, the full list is in the JSON (SPEC B5)
+			shown = min(shown, LogRemovals)
 		}
 		writeRemovals(b, p, firstRemovals(o, shown), now)
 		if shown < t.files {

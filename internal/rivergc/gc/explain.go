@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"golang.org/x/sys/unix"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -47,13 +49,63 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 					}
 				}
 			}
-			if ex.Verdict == VerdictNotFound && !inSelected(cfg.Scopes, rel) {
-				ex.Verdict = VerdictNotInScope
+			if ex.Verdict == VerdictNotFound {
+				ex = j.examine(cfg, ex)
 			}
 		}
 		out = append(out, ex)
 	}
 	return out, nil
+}
+
+// examine answers for a path that was not judged (SPEC B5: an answer for
+// every path): at or below a single source; else as it is on disk, never
+// following its last component: a directory (with what was judged below
+// it), a link, a special file, a file outside every selected scope; a
+// path that does not exist is not found, or not in any scope.
+func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
+	rel := ex.Path
+	for _, s := range cfg.Scopes {
+		for _, src := range s.SingleSources() {
+			if rel == src || strings.HasPrefix(rel, src+"/") {
+				ex.Verdict, ex.Scope, ex.SingleSource = VerdictInSource, s, src
+				return ex
+			}
+		}
+	}
+	if rel == ".." || strings.HasPrefix(rel, "../") || strings.HasPrefix(rel, "/") {
+		ex.Verdict = VerdictNotInScope
+		return ex
+	}
+	var st unix.Stat_t
+	err := eintr.Retry(func() error { return unix.Fstatat(cfg.Root.FD, rel, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	switch {
+	case err != nil && !inSelected(cfg.Scopes, rel):
+		ex.Verdict = VerdictNotInScope
+	case err != nil:
+		ex.Verdict = VerdictNotFound
+	case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+		ex.Verdict = VerdictDirectory
+		prefix := strings.TrimSuffix(rel, "/") + "/"
+		if rel == "." {
+			prefix = ""
+		}
+		for p, fv := range j.files {
+			if strings.HasPrefix(p, prefix) {
+				ex.Below++
+				if fv.verdict == VerdictRemove {
+					ex.BelowRemoved++
+				}
+			}
+		}
+	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+		ex.Verdict = VerdictSymlink
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		ex.Verdict = VerdictNotRegular
+	default:
+		ex.Verdict = VerdictOutside
+	}
+	return ex
 }
 
 // inSelected reports whether rel lies below a directory of a selected

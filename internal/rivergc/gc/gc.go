@@ -18,6 +18,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -61,6 +62,9 @@ type Config struct {
 	// scanned so far; Progress how far deletion has come.
 	Scanned  func(files int)
 	Progress func(done, total int)
+	// Seen, when set, counts the files found while scopes are scanned
+	// (read concurrently, for progress off a terminal).
+	Seen *atomic.Int64
 	// Record, when set, writes the run's record (JSON, summary) while the
 	// run still holds the lock, and says whether the record was written.
 	// Only then does a --force run remove the intent journals (its own
@@ -149,6 +153,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		out.rewriteStores(ctx, cfg, jn, j.rewrites)
 		jn.done()
 	}
+	out.Warnings = append(out.Warnings, rootWarnings(cfg.Root)...)
 	out.sort()
 	recorded, err := true, error(nil)
 	if cfg.Record != nil {
@@ -235,7 +240,7 @@ func judge(cfg Config) (judgement, error) {
 			}
 			f := &sc.files[i]
 			i++
-			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource}
+			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
 			if cfg.Mode == Force && store == nil && scope.Store() == "" {
 				j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 			}
@@ -316,6 +321,7 @@ func (o *Outcome) apply(rep sweep.Report) {
 					o.LinkedBytes = o.LinkedBytes.Add(d.SizeBytes)
 				} else {
 					o.FreedBytes = o.FreedBytes.Add(d.SizeBytes)
+					o.FreedAllocated += uint64(max(s.Stamps[k].Allocated, 0))
 				}
 			default:
 				s.Kept++
@@ -345,9 +351,10 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 
 // WarningKinds returns river gc's warning kinds in output order.
 func WarningKinds() []WarningKind {
-	return []WarningKind{WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
+	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive, WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
+		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive,
+		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 
 // Inventories returns the skill input document of every scope that has at

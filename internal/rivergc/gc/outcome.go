@@ -40,6 +40,8 @@ type Removed struct {
 type Stamp struct {
 	Timestamp int64
 	Source    scan.TimestampSource
+	// Allocated is the file's st_blocks × 512 as scanned (0 for an entry).
+	Allocated int64
 }
 
 // Protected counts the files a scope kept because a rule protects them,
@@ -101,6 +103,14 @@ type WarningKind string
 
 // The warning kinds, in output order.
 const (
+	// WarnRootFixture: discovery passed over Path, a nearer directory
+	// holding .river/ or artifacts/, for the top of its git work tree,
+	// Target (SPEC B5).
+	WarnRootFixture WarningKind = "root-fixture-passed"
+	// WarnRootInWorkTree: the discovered root, Path, lies below the top
+	// of its git work tree, Target, which holds neither .river/ nor
+	// artifacts/: it may be a fixture.
+	WarnRootInWorkTree WarningKind = "root-inside-work-tree"
 	// WarnDanglingSingleSource: a single source (artifacts/evals/latest)
 	// is a symlink to nothing. Path is the link, Target its text.
 	WarnDanglingSingleSource WarningKind = "dangling-single-source"
@@ -188,6 +198,21 @@ type Outcome struct {
 	FreedBytes  skill.Bytes
 	Linked      int
 	LinkedBytes skill.Bytes
+	// FreedAllocated is, in force mode, the allocated bytes (st_blocks ×
+	// 512) of the files FreedBytes counts: what du sees go (SPEC B5).
+	FreedAllocated uint64
+	// Run says which run this is (SPEC B5); the command fills it in.
+	Run RunInfo
+}
+
+// RunInfo names a run for its record: the root (absolute), the
+// reference time, the tool's version and how long the run took.
+// DurationMs is the one field that varies between identical runs.
+type RunInfo struct {
+	Root       string
+	Now        int64
+	Version    string
+	DurationMs int64
 }
 
 // RemovedCount is the number of entries of removed[].
@@ -244,6 +269,11 @@ const (
 	VerdictUnusable    Verdict = "unusable"     // timestamp at or before 1970
 	VerdictNestedRepo  Verdict = "nested-repo"  // inside a repository of its own, never entered
 	VerdictNotInScope  Verdict = "not-in-scope" // in none of the selected scopes
+	VerdictOutside     Verdict = "outside"      // an existing file outside every selected scope
+	VerdictDirectory   Verdict = "directory"    // a directory (Below, BelowRemoved count its judged files)
+	VerdictSymlink     Verdict = "symlink"      // a symbolic link: never followed, never removed
+	VerdictNotRegular  Verdict = "not-regular"  // a FIFO, socket or device: never opened, never removed
+	VerdictInSource    Verdict = "in-source"    // at or below a single source (Source names it)
 	VerdictNotFound    Verdict = "not-found"    // no regular file at that path
 	VerdictError       Verdict = "error"        // could not be examined (Err)
 )
@@ -266,4 +296,9 @@ type Explanation struct {
 	Err *fserr.Error
 	// Retention is the policy applied to the scope (SPEC D6).
 	Retention skill.Retention
+	// Below and BelowRemoved count, for a directory, the judged files
+	// below it and those of them removed; SingleSource names the single
+	// source of VerdictInSource.
+	Below, BelowRemoved int
+	SingleSource        string
 }

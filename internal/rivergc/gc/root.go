@@ -22,6 +22,12 @@ type Root struct {
 	Path string
 	// FD is an O_PATH descriptor of the root directory.
 	FD int
+	// Passed is, when discovery took the git work tree's top instead,
+	// the nearer directory holding .river/ or artifacts/ that it passed
+	// over (a fixture, most likely); WorkTree is, when discovery kept a
+	// root below the top of its git work tree because the top holds
+	// neither, that top (SPEC B5). Both are "" otherwise.
+	Passed, WorkTree string
 }
 
 // ErrNoRoot means no River Review repository root was found: the
@@ -62,6 +68,7 @@ func OpenRoot(dir string, explicit bool) (*Root, error) {
 	for d := abs; ; d = filepath.Dir(d) {
 		if r, err := openRoot(d); err == nil {
 			r = outermost(r, d)
+			r = preferWorkTree(r)
 			if r.Path == abs {
 				r.Path = dir // the working directory, as the user knows it
 			}
@@ -89,6 +96,42 @@ func outermost(r *Root, dir string) *Root {
 				r.Close()
 				r, dir = outer, d
 			}
+		}
+		if d == filepath.Dir(d) {
+			return r
+		}
+	}
+}
+
+// preferWorkTree takes the top of the git work tree holding the
+// discovered root r when that top is a root too: a .river/ or
+// artifacts/ below it is a fixture or a copy, not the repository (SPEC
+// B5). The top is the nearest directory upward holding a .git entry, on
+// the root's file system; the search stops at a mount.
+func preferWorkTree(r *Root) *Root {
+	var st unix.Stat_t
+	if eintr.Retry(func() error { return unix.Stat(r.Path, &st) }) != nil {
+		return r
+	}
+	dev := st.Dev
+	for d := r.Path; ; d = filepath.Dir(d) {
+		var ds unix.Stat_t
+		if eintr.Retry(func() error { return unix.Stat(d, &ds) }) != nil || ds.Dev != dev {
+			return r
+		}
+		var gs unix.Stat_t
+		if eintr.Retry(func() error { return unix.Lstat(filepath.Join(d, ".git"), &gs) }) == nil {
+			if d == r.Path {
+				return r
+			}
+			top, err := openRoot(d)
+			if err != nil {
+				r.WorkTree = d
+				return r
+			}
+			top.Passed = r.Path
+			r.Close()
+			return top
 		}
 		if d == filepath.Dir(d) {
 			return r
@@ -129,3 +172,14 @@ func openRoot(dir string) (*Root, error) {
 
 // Close releases the root descriptor.
 func (r *Root) Close() error { return unix.Close(r.FD) }
+
+// rootWarnings are the warnings about how the root r was discovered.
+func rootWarnings(r *Root) []Warning {
+	switch {
+	case r.Passed != "":
+		return []Warning{{Kind: WarnRootFixture, Path: r.Passed, Target: r.Path}}
+	case r.WorkTree != "":
+		return []Warning{{Kind: WarnRootInWorkTree, Path: r.Path, Target: r.WorkTree}}
+	}
+	return nil
+}

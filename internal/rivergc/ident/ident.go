@@ -14,10 +14,10 @@ import (
 )
 
 // StatxMask is what every statx of river gc asks for: type and mode,
-// link count, owner, inode, size, mtime, ctime and the mount id (one
-// mask for all; asking for a field costs nothing).
+// link count, owner, inode, size, allocated blocks, mtime, ctime and the
+// mount id (one mask for all; asking for a field costs nothing).
 const StatxMask = unix.STATX_TYPE | unix.STATX_MODE | unix.STATX_NLINK | unix.STATX_UID | unix.STATX_GID |
-	unix.STATX_INO | unix.STATX_SIZE | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
+	unix.STATX_INO | unix.STATX_SIZE | unix.STATX_BLOCKS | unix.STATX_MTIME | unix.STATX_CTIME | unix.STATX_MNT_ID
 
 // PrivatePrefix starts the private name a file is renamed to between the
 // last identity check and its unlink (sweep); the scanner reports such a

@@ -152,6 +152,9 @@ func (s *sink) stamped(p string, stx *unix.Statx_t, ts stamp, reason MetaReason,
 		s.fail(fserr.OpReadMeta, p, err)
 		return
 	}
+	if s.opts.Seen != nil {
+		s.opts.Seen.Add(1)
+	}
 	f := s.files.add()
 	*f = File{
 		Path:            p,
@@ -162,6 +165,9 @@ func (s *sink) stamped(p string, stx *unix.Statx_t, ts stamp, reason MetaReason,
 		Ino:             stx.Ino,
 		MtimeNs:         ns(stx.Mtime),
 		CtimeNs:         ns(stx.Ctime),
+	}
+	if stx.Mask&unix.STATX_BLOCKS != 0 {
+		f.Allocated = int64(stx.Blocks) * 512
 	}
 	switch {
 	case reason != "":

@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 
@@ -21,6 +22,9 @@ type Options struct {
 	// River gc sets it unless --timestamp mtime was given; when false every
 	// file is judged by its mtime and no file is opened.
 	Metadata bool
+	// Seen, when set, counts the files found so far, as they are found;
+	// it may be read while the scan runs (progress off a terminal).
+	Seen *atomic.Int64
 }
 
 // TimestampSource says where File.Timestamp came from, so that --debug and
@@ -71,6 +75,10 @@ type File struct {
 	MtimeNs int64
 	// CtimeNs is st_ctim in nanoseconds, computed like MtimeNs.
 	CtimeNs int64
+	// Allocated is st_blocks × 512: the bytes the file takes on disk
+	// (less than Size for a sparse file, more for a small one), so totals
+	// can be compared with du (SPEC B5). 0 when the kernel gives none.
+	Allocated int64
 }
 
 // Result is the outcome of scanning one scope.
@@ -206,37 +214,55 @@ func (w *walker) finish() Result {
 // evalsPrefix is the directory of scope evals, with its slash.
 const evalsPrefix = "artifacts/evals/"
 
-// runOf returns the run directory name of an evals path
-// ("artifacts/evals/<run>/..."), or "" for a file directly in
-// artifacts/evals/.
-func runOf(p string) string {
+// runDirs lists the directories of an evals path that may be its run,
+// nearest first: each ancestor directory strictly below artifacts/evals/
+// ("artifacts/evals/runs/7/x" → "runs/7", "runs"); none for a file
+// directly in artifacts/evals/.
+func runDirs(p string, yield func(dir string) bool) {
 	rest, ok := strings.CutPrefix(p, evalsPrefix)
 	if !ok {
-		return ""
+		return
 	}
-	run, _, found := strings.Cut(rest, "/")
-	if !found {
-		return ""
+	for {
+		i := strings.LastIndexByte(rest, '/')
+		if i < 0 {
+			return
+		}
+		rest = rest[:i]
+		if !yield(rest) {
+			return
+		}
 	}
-	return run
 }
 
 // applyRunTimestamps gives every file of an eval run that has no metadata
-// timestamp of its own the run's timestamp: the newest metadata timestamp
-// among the run's files (which are *.json files, anywhere below the run
-// directory), when there is one (SPEC Part B3).
+// timestamp of its own the run's timestamp (SPEC B3, B5). A file's run is
+// the shallowest directory on its path below artifacts/evals/ that
+// directly holds a *.json file with a metadata timestamp (a run's
+// summary.json, say): artifacts/evals/<run>/ in the flat layout,
+// artifacts/evals/runs/<id>/ in a nested one. A file with no such
+// directory on its path belongs to its nearest ancestor that holds one
+// at any depth (artifacts/evals/<run>/ whose metadata lies in a
+// subdirectory). The run's timestamp is the newest metadata timestamp at
+// or below the run's directory, so a run is judged as one unit.
 func applyRunTimestamps(files []File) {
-	newest := map[string]int64{} // run -> newest metadata timestamp (lookups only)
+	newest := map[string]int64{} // directory -> newest metadata timestamp at or below it (lookups only)
+	direct := map[string]bool{}  // directories directly holding a metadata timestamp
 	for i := range files {
 		f := &files[i]
 		if f.TimestampSource != SourceMetadata {
 			continue
 		}
-		if run := runOf(f.Path); run != "" {
-			if ts, ok := newest[run]; !ok || f.Timestamp > ts {
-				newest[run] = f.Timestamp
+		first := true
+		runDirs(f.Path, func(dir string) bool {
+			if first {
+				direct[dir], first = true, false
 			}
-		}
+			if ts, ok := newest[dir]; !ok || f.Timestamp > ts {
+				newest[dir] = f.Timestamp
+			}
+			return true
+		})
 	}
 	if len(newest) == 0 {
 		return
@@ -246,7 +272,20 @@ func applyRunTimestamps(files []File) {
 		if f.TimestampSource != SourceMtime {
 			continue
 		}
-		if ts, ok := newest[runOf(f.Path)]; ok {
+		run, nearest := "", ""
+		runDirs(f.Path, func(dir string) bool {
+			if direct[dir] {
+				run = dir // the last one seen is the shallowest
+			}
+			if _, ok := newest[dir]; ok && nearest == "" {
+				nearest = dir
+			}
+			return true
+		})
+		if run == "" {
+			run = nearest
+		}
+		if ts, ok := newest[run]; ok && run != "" {
 			f.Timestamp, f.TimestampSource = ts, SourceRun
 		}
 	}

@@ -1,0 +1,118 @@
+//go:build linux
+
+package main
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/plangate-gc/plangate-gc/internal/cliparse"
+	"github.com/plangate-gc/plangate-gc/internal/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/outfile"
+	"github.com/plangate-gc/plangate-gc/render"
+)
+
+// causeWords words, in lang, an error another package returned typed:
+// the command line's (cliparse), a malformed pattern (gitignore), an
+// output file refused (outfile), an unreadable git index. What none of
+// them types is printed as it comes.
+func causeWords(err error, lang render.Lang) string {
+	var (
+		flag  *cliparse.Error
+		pat   *gitignore.PatternError
+		out   *outfile.Error
+		same  *outfile.SameFileError
+		index *indexError
+	)
+	switch {
+	case err == nil:
+		return "?"
+	case errors.As(err, &flag):
+		return flagWords(flag, lang)
+	case errors.As(err, &pat):
+		return render.Message(lang, "gc-cfg-pattern-"+string(pat.Code), q(pat.Pattern), strconv.Itoa(pat.Offset))
+	case errors.As(err, &same):
+		return render.Message(lang, "gc-cfg-same-file", same.First, same.Second, same.Path)
+	case errors.As(err, &out):
+		name := "--" + out.Flag
+		if out.Path != "" {
+			name += " " + out.Path
+		}
+		return name + ": " + outfileCause(out.Err, lang)
+	case errors.As(err, &index):
+		return render.Message(lang, "gc-cfg-index", index.err.Error())
+	case errors.Is(err, errNoRecord):
+		return render.Message(lang, "gc-cfg-no-record")
+	}
+	return err.Error()
+}
+
+// flagWords words a command-line error.
+func flagWords(e *cliparse.Error, lang render.Lang) string {
+	hint := e.Hint
+	if e.HintKind != "" {
+		args := make([]any, len(e.HintArgs))
+		for i, a := range e.HintArgs {
+			args[i] = a
+		}
+		hint = render.Message(lang, "gc-cfg-hint-"+e.HintKind, args...)
+	}
+	var s string
+	switch e.Err {
+	case cliparse.ErrUnknownFlag:
+		s = render.Message(lang, "gc-cfg-unknown-flag", e.Flag)
+	case cliparse.ErrMissingValue:
+		s = render.Message(lang, "gc-cfg-missing-value", e.Flag)
+	default:
+		if hint == "" {
+			return e.Flag + ": " + e.Err.Error()
+		}
+		return e.Flag + ": " + hint
+	}
+	if hint != "" {
+		s += render.Message(lang, "gc-cfg-hint-sep") + hint
+	}
+	return s
+}
+
+// outfileCause words why an output file was refused.
+func outfileCause(err error, lang render.Lang) string {
+	var prot *outfile.ProtectedError
+	switch {
+	case errors.Is(err, outfile.ErrNotRegular):
+		// outfile adds the kind of file found: " (d---------)".
+		return render.Message(lang, "gc-cfg-out-not-regular") + strings.TrimPrefix(err.Error(), outfile.ErrNotRegular.Error())
+	case errors.Is(err, outfile.ErrLinked):
+		return render.Message(lang, "gc-cfg-out-linked")
+	case errors.As(err, &prot):
+		return render.Message(lang, "gc-cfg-out-protected", protectedWhat(prot.What, lang))
+	}
+	return err.Error()
+}
+
+// listHint is a value holding a comma, most likely meant as several flags:
+// the error shows the flags to type instead.
+func listHint(flag, value string) error {
+	parts := strings.Split(value, ",")
+	for i, p := range parts {
+		parts[i] = flag + " " + p
+	}
+	return configErr("gc-cfg-list", flag, q(value), strings.Join(parts, " "))
+}
+
+// protectedWhat words what outfile says an output path is (its
+// ProtectedError.What, in outfile's fixed forms).
+func protectedWhat(what string, lang render.Lang) string {
+	switch {
+	case what == "river gc's intent journal":
+		return render.Message(lang, "gc-cfg-what-journal")
+	case what == "where a scope directory belongs":
+		return render.Message(lang, "gc-cfg-what-scope-dir")
+	case strings.HasPrefix(what, "the single source "):
+		return render.Message(lang, "gc-cfg-what-source", strings.TrimPrefix(what, "the single source "))
+	case strings.HasPrefix(what, "an entry of scope "):
+		return render.Message(lang, "gc-cfg-what-entry", strings.TrimPrefix(what, "an entry of scope "))
+	}
+	return what
+}
