@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/render"
@@ -87,7 +88,7 @@ func exitCode(err error, stderr io.Writer, lang render.Lang) int {
 func runtimeWords(err error, lang render.Lang) string {
 	var cfg *configError
 	switch {
-	case errors.Is(err, gc.ErrLocked):
+	case errors.Is(err, fserr.ErrLocked):
 		return render.Message(lang, "gc-cfg-locked")
 	case errors.As(err, &cfg):
 		return cfg.text(lang)

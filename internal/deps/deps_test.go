@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"internal/report":           {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
 
 	"cmd/plangate-gc": {"internal/clidoc", "internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},
-	"cmd/river-gc": {"internal/clidoc", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/cliparse", "internal/progress", "internal/rfc3339",
+	"cmd/river-gc": {"internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},
 
 	"internal/eintr":           {},

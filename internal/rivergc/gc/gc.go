@@ -73,11 +73,8 @@ type Config struct {
 	Record func(Outcome) (recorded bool, err error)
 }
 
-// ErrLocked means another --force run holds the root; nothing was changed.
-var ErrLocked = errors.New("another river gc --force run holds the lock on this root")
-
 // Run executes river gc. In force mode it holds the root's lock for the
-// whole run; the error is ErrLocked (wrapped) or a failure to lock. Per-file
+// whole run; the error is fserr.ErrLocked (wrapped) or a failure to lock. Per-file
 // problems are Outcome.Errors, never an error. When ctx is cancelled
 // (SIGINT, SIGTERM, SIGHUP, SIGQUIT) no further deletion is attempted and
 // Outcome.Errors says how many were not; what was deleted is in
@@ -87,11 +84,8 @@ var ErrLocked = errors.New("another river gc --force run holds the lock on this 
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
 		unlock, err := sweep.Lock(cfg.Root.FD)
-		if errors.Is(err, sweep.ErrLocked) {
-			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, ErrLocked)
-		}
 		if err != nil {
-			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err))
+			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err)) // fserr.ErrLocked when another run holds it
 		}
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}

@@ -43,7 +43,7 @@ func recoverJournals(cfg Config) (*Interrupted, []journal.Recovered, error) {
 		// ended in between is reported: an over-report, never an
 		// under-report.)
 		unlock, lerr := sweep.Lock(cfg.Root.FD)
-		if errors.Is(lerr, sweep.ErrLocked) {
+		if errors.Is(lerr, fserr.ErrLocked) {
 			return nil, nil, err
 		}
 		if lerr == nil {

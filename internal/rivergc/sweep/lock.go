@@ -11,19 +11,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ErrLocked is the cause (test with errors.Is) of Lock's error when another
-// process — or another Lock call in this process — already holds the lock
-// on the same root. River gc --force then exits 1 and changes nothing. It
-// is fserr.ErrLocked.
-var ErrLocked = fserr.ErrLocked
-
 // Lock takes an exclusive, non-blocking flock(2) on the root directory
 // rootfd (which may be an O_PATH descriptor: the lock is taken on a
 // read-only descriptor of the same directory, opened through rootfd), so
 // that two concurrent river gc --force runs on one repository cannot
 // interleave their scans and deletions. It never waits: a held lock yields
-// an *fserr.Error (Op fserr.OpLock, Path ".") with cause ErrLocked at once;
-// other failures carry the errno.
+// an *fserr.Error (Op fserr.OpLock, Path ".") with cause fserr.ErrLocked
+// at once (another process, or another Lock call in this process, holds
+// it: river gc --force then exits 1 and changes nothing); other failures
+// carry the errno.
 //
 // The lock belongs to the open file description, so it is released by
 // unlock, or by the kernel when the process exits or crashes; no lock file
@@ -41,7 +37,7 @@ func Lock(rootfd int) (unlock func() error, err error) {
 	if err != nil {
 		unix.Close(fd)
 		if err == unix.EWOULDBLOCK {
-			err = ErrLocked
+			err = fserr.ErrLocked
 		}
 		return nil, fserr.New(fserr.OpLock, ".", err)
 	}

@@ -24,11 +24,11 @@ func TestLock(t *testing.T) {
 		run  func(t *testing.T)
 	}{
 		{"second lock fails fast", func(t *testing.T) {
-			if u, err := Lock(openRoot(t, root)); !errors.Is(err, ErrLocked) {
+			if u, err := Lock(openRoot(t, root)); !errors.Is(err, fserr.ErrLocked) {
 				if u != nil {
 					u()
 				}
-				t.Fatalf("got %v, want ErrLocked", err)
+				t.Fatalf("got %v, want fserr.ErrLocked", err)
 			}
 		}},
 		{"other root is independent", func(t *testing.T) {
@@ -55,10 +55,10 @@ func TestLock(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
-		{"bad descriptor is a typed error, not ErrLocked", func(t *testing.T) {
+		{"bad descriptor is a typed error, not fserr.ErrLocked", func(t *testing.T) {
 			_, err := Lock(-1)
 			var fe *fserr.Error
-			if !errors.As(err, &fe) || fe.Op != fserr.OpLock || !errors.Is(err, unix.EBADF) || errors.Is(err, ErrLocked) {
+			if !errors.As(err, &fe) || fe.Op != fserr.OpLock || !errors.Is(err, unix.EBADF) || errors.Is(err, fserr.ErrLocked) {
 				t.Fatalf("got %v", err)
 			}
 		}},
@@ -80,7 +80,7 @@ func TestLock(t *testing.T) {
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Lock(openRoot(t, filepath.Join(base, "moved"))); !errors.Is(err, ErrLocked) {
+			if _, err := Lock(openRoot(t, filepath.Join(base, "moved"))); !errors.Is(err, fserr.ErrLocked) {
 				t.Errorf("moved root not locked: %v", err)
 			}
 			u2, err := Lock(openRoot(t, dir))
