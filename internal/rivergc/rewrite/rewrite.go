@@ -169,14 +169,27 @@ func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err e
 	return eintr.Retry(func() error { return unix.Fsync(dfd) })
 }
 
-// write fills the temporary file: data, the original's owner (when we
-// may set it) and mode, then fsync.
+// write fills the temporary file: data, the original's owner and mode,
+// then fsync. A *fserr.OwnerError when the owner cannot be set (decision
+// 108).
 func write(f *os.File, data []byte, was Ident) error {
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := f.Chown(int(was.UID), int(was.GID)); err != nil && !errors.Is(err, unix.EPERM) {
-		return err
+	if err := f.Chown(int(was.UID), int(was.GID)); err != nil {
+		if !errors.Is(err, unix.EPERM) {
+			return err
+		}
+		// Not allowed to chown: acceptable only when the file is already
+		// the owner's (the runner owns the store), never a silent change
+		// of owner that could lock the store's writer out.
+		var st unix.Stat_t
+		if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+			return err
+		}
+		if st.Uid != was.UID || st.Gid != was.GID {
+			return &fserr.OwnerError{UID: was.UID, GID: was.GID}
+		}
 	}
 	if err := f.Chmod(os.FileMode(was.Mode & 0o777)); err != nil {
 		return err
