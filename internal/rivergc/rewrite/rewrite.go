@@ -116,6 +116,9 @@ func Read(rootfd int, rel string) ([]byte, Ident, error) {
 
 var seq atomic.Uint64
 
+// maxTempTries bounds the temporary names Replace tries.
+const maxTempTries = 16
+
 // Replace replaces rel with data when rel is still the file was describes
 // (see the package doc). It returns a *fserr.ChangedError when the
 // original changed, and leaves no temporary file behind on failure.
@@ -126,13 +129,22 @@ func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err e
 		return err
 	}
 	defer unix.Close(dfd)
-	temp := fmt.Sprintf("%s%s.%d.%d", TempPrefix, name, os.Getpid(), seq.Add(1))
-	if len(temp) > 255 {
-		temp = fmt.Sprintf("%s%d.%d", TempPrefix, os.Getpid(), seq.Add(1))
+	// The name is predictable: one another process created first (a
+	// symlink included) is never followed nor removed; the next is tried.
+	var temp string
+	fd := -1
+	for range maxTempTries {
+		temp = fmt.Sprintf("%s%s.%d.%d", TempPrefix, name, os.Getpid(), seq.Add(1))
+		if len(temp) > 255 {
+			temp = fmt.Sprintf("%s%d.%d", TempPrefix, os.Getpid(), seq.Add(1))
+		}
+		fd, err = eintr.Value(func() (int, error) {
+			return unix.Openat(dfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		})
+		if err != unix.EEXIST {
+			break
+		}
 	}
-	fd, err := eintr.Value(func() (int, error) {
-		return unix.Openat(dfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-	})
 	if err != nil {
 		return err
 	}
