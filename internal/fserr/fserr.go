@@ -192,6 +192,15 @@ func (e *InterruptedError) Error() string {
 // Unwrap returns ErrInterrupted.
 func (e *InterruptedError) Unwrap() error { return ErrInterrupted }
 
+// OwnerError says a rewritten store could not be given back to its owner
+// (UID, GID): river gc is not allowed to chown, and the new file would
+// belong to the runner, so the original is left as it is.
+type OwnerError struct{ UID, GID uint32 }
+
+func (e *OwnerError) Error() string {
+	return fmt.Sprintf("cannot give it back to its owner (uid %d, gid %d)", e.UID, e.GID)
+}
+
 // HeldError says a file was not deleted and could not be put back under
 // its original name, so it is still held under Private (root-relative):
 // Cause is why it was not deleted (e.g. a *ChangedError), Why why it was

@@ -54,6 +54,7 @@ func causeText(err error, lang render.Lang) string {
 		notJ    *fserr.NotJournaledError
 		changed *fserr.ChangedError
 		kind    *fserr.KindError
+		owner   *fserr.OwnerError
 		errno   unix.Errno
 	)
 	switch {
@@ -79,6 +80,8 @@ func causeText(err error, lang render.Lang) string {
 			key = "gc-err-not-dir"
 		}
 		return render.Message(lang, key) + " (" + kind.Kind.String() + ")"
+	case errors.As(err, &owner):
+		return render.Message(lang, "gc-err-owner", strconv.FormatUint(uint64(owner.UID), 10), strconv.FormatUint(uint64(owner.GID), 10))
 	case errors.As(err, &errno):
 		return errno.Error()
 	}

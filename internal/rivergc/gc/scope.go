@@ -94,7 +94,7 @@ func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning
 	// An evaluated result counts these same files as out of scope (scanned
 	// paths are distinct, and a file has no children to make the engine
 	// take it for a directory), so a count of zero spares the second pass.
-	if !res.Evaluated || res.Counts.OutOfScope > 0 {
+	if !res.Evaluated || res.Counts.OutOfScope > 0 || res.Counts.Duplicates > 0 {
 		if first, n := unjudgeable(scope, sc.input.Paths); n > 0 {
 			ws = append(ws, Warning{Kind: WarnUnjudgeableName, Scope: scope, Path: first, N: n})
 		}
@@ -112,12 +112,18 @@ func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning
 
 // unjudgeable returns the first (byte order) and the number of paths the
 // engine counts as out of scope: names that are not canonical (such as
-// ones holding a backslash) or whose NFC form leaves the scope. They are
-// kept, and named so that nobody wonders where they went.
+// ones holding a backslash) or whose NFC form leaves the scope — and
+// every entry whose name another entry of the store shares (the same
+// memory id twice; decision 109), which the engine keeps unjudged. They
+// are kept, and named so that nobody wonders where they went.
 func unjudgeable(scope skill.Scope, entries []skill.Entry) (first string, n int) {
 	var bad []string
+	seen := make(map[string]int, len(entries))
 	for _, e := range entries {
-		if !skill.Canonical(e.Path) || !scope.InScope(norm.NFC.String(e.Path)) {
+		seen[e.Path]++
+	}
+	for _, e := range entries {
+		if !skill.Canonical(e.Path) || !scope.InScope(norm.NFC.String(e.Path)) || seen[e.Path] > 1 {
 			bad = append(bad, e.Path)
 		}
 	}

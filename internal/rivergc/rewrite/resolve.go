@@ -80,8 +80,14 @@ func kindOr(dirfd int, name string, err error) error {
 // identOf describes dirfd/name (AT_EMPTY_PATH: dirfd itself); it must be
 // a regular file on the root's mount.
 func identOf(dirfd int, name string, flags int, rootfd int) (Ident, error) {
+	// The root's mount first: Replace's identity check is then the last
+	// system call before the rename (the package doc's window).
+	rootMnt, err := mountOf(rootfd)
+	if err != nil {
+		return Ident{}, fserr.ErrOtherMount
+	}
 	var stx unix.Statx_t
-	err := eintr.Retry(func() error {
+	err = eintr.Retry(func() error {
 		return unix.Statx(dirfd, name, flags|unix.AT_STATX_SYNC_AS_STAT, ident.StatxMask, &stx)
 	})
 	if err != nil {
@@ -90,7 +96,7 @@ func identOf(dirfd int, name string, flags int, rootfd int) (Ident, error) {
 	if mode := uint32(stx.Mode); mode&unix.S_IFMT != unix.S_IFREG {
 		return Ident{}, &fserr.KindError{Kind: fserr.KindOf(mode), Want: fserr.ErrNotRegular}
 	}
-	if rootMnt, err := mountOf(rootfd); err != nil || rootMnt != stx.Mnt_id {
+	if rootMnt != stx.Mnt_id {
 		return Ident{}, fserr.ErrOtherMount
 	}
 	return Ident{Dev: unix.Mkdev(stx.Dev_major, stx.Dev_minor), Ino: stx.Ino, Size: int64(stx.Size),

@@ -113,6 +113,9 @@ func Read(rootfd int, rel string) ([]byte, Ident, error) {
 
 var seq atomic.Uint64
 
+// maxTempTries bounds the temporary names Replace tries.
+const maxTempTries = 16
+
 // Replace replaces rel with data when rel is still the file was describes
 // (see the package doc). It returns a *fserr.ChangedError when the
 // original changed, and leaves no temporary file behind on failure.
@@ -123,13 +126,22 @@ func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err e
 		return err
 	}
 	defer unix.Close(dfd)
-	temp := fmt.Sprintf("%s%s.%d.%d", TempPrefix, name, os.Getpid(), seq.Add(1))
-	if len(temp) > 255 {
-		temp = fmt.Sprintf("%s%d.%d", TempPrefix, os.Getpid(), seq.Add(1))
+	// The name is predictable: one another process created first (a
+	// symlink included) is never followed nor removed; the next is tried.
+	var temp string
+	fd := -1
+	for range maxTempTries {
+		temp = fmt.Sprintf("%s%s.%d.%d", TempPrefix, name, os.Getpid(), seq.Add(1))
+		if len(temp) > 255 {
+			temp = fmt.Sprintf("%s%d.%d", TempPrefix, os.Getpid(), seq.Add(1))
+		}
+		fd, err = eintr.Value(func() (int, error) {
+			return unix.Openat(dfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		})
+		if err != unix.EEXIST {
+			break
+		}
 	}
-	fd, err := eintr.Value(func() (int, error) {
-		return unix.Openat(dfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-	})
 	if err != nil {
 		return err
 	}
@@ -166,14 +178,27 @@ func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err e
 	return eintr.Retry(func() error { return unix.Fsync(dfd) })
 }
 
-// write fills the temporary file: data, the original's owner (when we
-// may set it) and mode, then fsync.
+// write fills the temporary file: data, the original's owner and mode,
+// then fsync. A *fserr.OwnerError when the owner cannot be set (decision
+// 108).
 func write(f *os.File, data []byte, was Ident) error {
 	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err := f.Chown(int(was.UID), int(was.GID)); err != nil && !errors.Is(err, unix.EPERM) {
-		return err
+	if err := f.Chown(int(was.UID), int(was.GID)); err != nil {
+		if !errors.Is(err, unix.EPERM) {
+			return err
+		}
+		// Not allowed to chown: acceptable only when the file is already
+		// the owner's (the runner owns the store), never a silent change
+		// of owner that could lock the store's writer out.
+		var st unix.Stat_t
+		if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+			return err
+		}
+		if st.Uid != was.UID || st.Gid != was.GID {
+			return &fserr.OwnerError{UID: was.UID, GID: was.GID}
+		}
 	}
 	if err := f.Chmod(os.FileMode(was.Mode & 0o777)); err != nil {
 		return err

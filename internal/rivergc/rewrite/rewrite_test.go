@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -153,5 +154,45 @@ func TestSymlinksAreNotFollowed(t *testing.T) {
 	}
 	if _, _, err := Read(fd, ".river/memory/absent.json"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("absent: %v", err)
+	}
+}
+
+// TestReplaceSkipsTakenTempNames: the temporary name is predictable (pid
+// and a counter); names another process created first — here symlinks to
+// a file outside the root — are neither followed nor removed, and the
+// rewrite takes the next free name instead of failing (decision 111).
+func TestReplaceSkipsTakenTempNames(t *testing.T) {
+	root, fd := setup(t, "old bytes\n", 0o644)
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(outside, []byte("victim\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, ".river/memory")
+	next := seq.Load()
+	var planted []string
+	for i := uint64(1); i <= 3; i++ {
+		p := filepath.Join(dir, TempPrefix+"index.json."+strconv.Itoa(os.Getpid())+"."+strconv.FormatUint(next+i, 10))
+		if err := os.Symlink(outside, p); err != nil {
+			t.Fatal(err)
+		}
+		planted = append(planted, p)
+	}
+	data, id, err := Read(fd, ".river/memory/index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Replace(fd, ".river/memory/index.json", id, append(data[:0:0], "new\n"...), Options{}); err != nil {
+		t.Fatalf("Replace = %v, want the next free temporary name", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "index.json")); string(got) != "new\n" {
+		t.Errorf("index = %q", got)
+	}
+	if got, _ := os.ReadFile(outside); string(got) != "victim\n" {
+		t.Errorf("outside file = %q, want it untouched", got)
+	}
+	for _, p := range planted {
+		if fi, err := os.Lstat(p); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: %v, want the planted symlink left", p, err)
+		}
 	}
 }
