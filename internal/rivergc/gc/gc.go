@@ -371,7 +371,12 @@ func Inventories(cfg Config) ([]skill.Input, []*fserr.Error) {
 // scope (SPEC D2).
 func scanAny(cfg Config, scope skill.Scope, guards []string) (scopeScan, *storeRead) {
 	if scope.Store() != "" {
-		return scanStore(cfg, scope, guards)
+		sc, st := scanStore(cfg, scope, guards)
+		// Every guard of an entry scope is river gc's own (built-in
+		// sources, live entries, referenced ones): marked so, the pipe
+		// warns about none of them (decision 62).
+		sc.input.DerivedGuards = sc.input.HardGuards
+		return sc, st
 	}
 	return scanScope(cfg, scope, guards), nil
 }
