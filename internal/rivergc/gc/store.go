@@ -150,14 +150,18 @@ func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jn *runJournal,
 			return nil
 		}
 		err := ctx.Err()
+		var kept []byte
 		if err != nil {
 			err = &fserr.InterruptedError{NotAttempted: len(job.removed)}
 		} else {
-			err = rewrite.Replace(cfg.Root.FD, job.store.Path, job.ident, job.store.Splice(job.data, job.removed),
-				rewrite.Options{Intend: intend})
+			kept = job.store.Splice(job.data, job.removed)
+			err = rewrite.Replace(cfg.Root.FD, job.store.Path, job.ident, kept, rewrite.Options{Intend: intend})
 		}
 		switch {
 		case err == nil:
+			// The space a rewrite frees is what the file shrank by
+			// (entries and the separators between them; SPEC B4).
+			o.FreedBytes = o.FreedBytes.Add(uint64(len(job.data) - len(kept)))
 			continue
 		case journalErr != nil:
 			o.Errors = append(o.Errors, journalError(journalErr, jn.rel(), len(job.removed)))

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -94,6 +95,10 @@ func TestMemoryEntriesRewrite(t *testing.T) {
 	}
 	if s := out.Scopes[0]; s.Kept != 1 || s.Protected.HardGuarded != 1 {
 		t.Errorf("scope %+v", s)
+	}
+	// Reclaimed space is what the file shrank by (SPEC B4: bytes freed).
+	if want := uint64(len(testIndex) - len(keptIndex)); out.FreedBytes.String() != strconv.FormatUint(want, 10) {
+		t.Errorf("freed %s bytes, the index shrank by %d", out.FreedBytes, want)
 	}
 }
 
