@@ -235,8 +235,10 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"→ 削除: size (累計 %s > 上限 %s MiB)", "→ remove: size (cumulative %s > max %s MiB)"},
 	"gc-verdict-keep": {
 		"→ 保持: すべての上限内 (%s 日 / %s 件 / %s MiB)", "→ keep: within every limit (age limit %s d, at most %s entries, at most %s MiB)"},
-	"gc-verdict-guarded":      {"→ 保持: single source (またはその参照先) のため削除しません", "→ keep: a single source (or its target); never deleted"},
-	"gc-verdict-live":         {"→ 保持: 生きているエントリ (または保持されるエントリが参照している)", "→ keep: a live entry (or one a kept entry refers to); never removed"},
+	"gc-verdict-guarded": {"→ 保持: single source (またはその参照先) のため削除しません", "→ keep: a single source (or its target); never deleted"},
+	"gc-verdict-live":    {"→ 保持: 生きているエントリ (または保持されるエントリが参照している)", "→ keep: a live entry (or one a kept entry refers to); never removed"},
+	"gc-verdict-live-ledger": {"→ 保持: ledger の最後の 2 行 (upstream の compare-eval-ledger が比較する) か、timestamp を持つ JSON オブジェクトでない行; 削除しません",
+		"→ keep: one of the ledger's last two lines (upstream's compare-eval-ledger compares them) or a line that is not a JSON object with a timestamp; never removed"},
 	"gc-verdict-excluded":     {"→ 保持: --exclude に一致", "→ keep: matched --exclude"},
 	"gc-verdict-tracked":      {"→ 保持: git 管理下 (または .gitkeep/.keep)", "→ keep: tracked in git (or .gitkeep/.keep)"},
 	"gc-verdict-unjudgeable":  {"→ 保持: エンジンが判定できない名前", "→ keep: a name the engine cannot judge"},

@@ -92,6 +92,10 @@ func verdictText(ex gc.Explanation, now int64, r skill.Retention, p printer) str
 		if ex.Err != nil {
 			return p.Sprintf("gc-verdict-error", ErrorText(ex.Err, p.lang))
 		}
+	case gc.VerdictLive:
+		if ex.Scope == skill.ScopeEvalLedger { // guarded lines are no "live entries" (SPEC D4)
+			return p.Sprintf("gc-verdict-live-ledger")
+		}
 	}
 	return p.Sprintf("gc-verdict-" + string(ex.Verdict))
 }
