@@ -247,7 +247,11 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-unusable":     {"→ 保持: タイムスタンプが 1970 年以前で使えません", "→ keep: timestamp at or before 1970 (unusable)"},
 	"gc-verdict-not-in-scope": {"→ 選択された scope のいずれにも含まれません", "→ not in any selected scope"},
 	"gc-verdict-not-found":    {"→ 通常ファイルが見つかりません", "→ not found (no regular file at this path)"},
-	"gc-verdict-error":        {"→ エラー: %s", "→ error: %s"},
+	"gc-verdict-entry-scope-off": {"→ scope %[1]s のエントリ名です。この scope は選択されていません (--scope %[1]s を付けてください)",
+		"→ an entry name of scope %[1]s, which is not selected (add --scope %[1]s)"},
+	"gc-verdict-no-entry": {"→ scope %s のストアにこの名前のエントリはありません (id の / や空白などは %%XX でエスケープされます)",
+		"→ no entry of that name in scope %s's store (ids are named with /, spaces and the like escaped as %%XX)"},
+	"gc-verdict-error": {"→ エラー: %s", "→ error: %s"},
 	keyHandoffNote: {
 		"handoff: 削除判定を保留し、人間の確認を求めます。",
 		"handoff: removal verdicts are withheld; asking a human to confirm."},

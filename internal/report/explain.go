@@ -41,7 +41,7 @@ func Explain(w io.Writer, exps []gc.Explanation, now int64, r skill.Retention, l
 func judged(v gc.Verdict) bool {
 	switch v {
 	case gc.VerdictError, gc.VerdictInSource, gc.VerdictNestedRepo, gc.VerdictNotInScope, gc.VerdictNotFound,
-		gc.VerdictOutside, gc.VerdictDirectory, gc.VerdictSymlink, gc.VerdictNotRegular:
+		gc.VerdictOutside, gc.VerdictDirectory, gc.VerdictSymlink, gc.VerdictNotRegular, gc.VerdictEntryScopeOff, gc.VerdictNoEntry:
 		return false
 	}
 	return true
@@ -92,6 +92,8 @@ func verdictText(ex gc.Explanation, now int64, r skill.Retention, p printer) str
 		if ex.Err != nil {
 			return p.Sprintf("gc-verdict-error", ErrorText(ex.Err, p.lang))
 		}
+	case gc.VerdictEntryScopeOff, gc.VerdictNoEntry:
+		return p.Sprintf("gc-verdict-"+string(ex.Verdict), string(ex.Scope))
 	case gc.VerdictLive:
 		if ex.Scope == skill.ScopeEvalLedger { // guarded lines are no "live entries" (SPEC D4)
 			return p.Sprintf("gc-verdict-live-ledger")

@@ -4,6 +4,7 @@ package gc
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -65,6 +66,17 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 // path that does not exist is not found, or not in any scope.
 func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
 	rel := ex.Path
+	for _, s := range skill.Scopes() { // an entry name of a store (SPEC D2)
+		if store := s.Store(); store != "" && strings.HasPrefix(rel, store+"#") {
+			ex.Scope = s
+			if !slices.Contains(cfg.Scopes, s) {
+				ex.Verdict = VerdictEntryScopeOff
+			} else {
+				ex.Verdict = VerdictNoEntry
+			}
+			return ex
+		}
+	}
 	for _, s := range cfg.Scopes {
 		for _, src := range s.SingleSources() {
 			if rel == src || strings.HasPrefix(rel, src+"/") {

@@ -275,7 +275,12 @@ const (
 	VerdictNotRegular  Verdict = "not-regular"  // a FIFO, socket or device: never opened, never removed
 	VerdictInSource    Verdict = "in-source"    // at or below a single source (Source names it)
 	VerdictNotFound    Verdict = "not-found"    // no regular file at that path
-	VerdictError       Verdict = "error"        // could not be examined (Err)
+	// VerdictEntryScopeOff: an entry name (store#name) whose entry scope
+	// is not selected; VerdictNoEntry: its scope is, and the store holds
+	// no entry of that name (SPEC D2).
+	VerdictEntryScopeOff Verdict = "entry-scope-off"
+	VerdictNoEntry       Verdict = "no-entry"
+	VerdictError         Verdict = "error" // could not be examined (Err)
 )
 
 // Explanation answers "why" for one path (--explain).
