@@ -14,8 +14,10 @@
 // Every command takes
 //
 //	-h, --help      show the help (of the command named before it)
-//	--version       print the version (the release tag, or "devel" and
-//	                the VCS revision for a source build)
+//	--version       print the version: the release tag; for a source
+//	                build the tag or pseudo-version Go stamps from the
+//	                checkout (it names the revision), else "devel" and
+//	                the revision
 //
 // judge (the default command) reads one or more concatenated JSON documents
 // (JSON Lines is fine) from stdin, or from FILE with --input, and judges

@@ -67,8 +67,10 @@
 //	                       (files outside the scopes, directories and
 //	                       links included; several paths, or repeat the
 //	                       flag); changes nothing
-//	--version              print the version: the release tag, or
-//	                       "devel" and the VCS revision for a source build
+//	--version              print the version: the release tag; for a
+//	                       source build the tag or pseudo-version Go
+//	                       stamps from the checkout (it names the
+//	                       revision), else "devel" and the revision
 //	-h, --help             show the help
 //	--emit-inventory       write one plangate-gc input document per
 //	                       non-empty scope and exit; `river-gc
