@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -184,6 +185,13 @@ func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (b
 		pinAllocation(&out)
 	}
 	out.Run = gc.RunInfo{Root: absRoot(cfg.Root.Path), Now: cfg.Now, Version: version.String(), DurationMs: sinceMs(c.start)}
+	// An unused exclude is named as the user typed it ("./x", not the
+	// normalized "/x" that was matched).
+	for i, w := range out.Warnings {
+		if k := slices.Index(cfg.Excludes, w.Path); w.Kind == gc.WarnUnusedExclude && k >= 0 && k < len(c.Exclude) {
+			out.Warnings[i].Path = c.Exclude[k]
+		}
+	}
 	err := c.write(out, nil, cfg, stdout, stderr)
 	return !errors.Is(err, errNoRecord), err
 }
