@@ -108,6 +108,7 @@ Examples:
   river-gc --force --json --output-file ./artifacts/gc-result.json
   river-gc --scope memory --scope evals --retention-days 30
   river-gc --force --exclude 'artifacts/keep/**'
+  source <(river-gc completion bash)              # also zsh, fish
   river-gc --emit-inventory | plangate-gc --json  # reproduce the judgement
 
 Exit codes: 0 success (errors[] empty), 1 runtime errors (errors[] not
