@@ -67,7 +67,8 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-out-protected":              {"%sです。river gc はそこに書きません", "is %s; river gc never writes there"},
 	"gc-cfg-what-journal":               {"river gc の intent journal", "river gc's intent journal"},
 	"gc-cfg-what-scope-dir":             {"scope のディレクトリが置かれる場所", "where a scope directory belongs"},
-	"gc-cfg-what-source":                {"single source %s", "the single source %s"},
+	"gc-cfg-what-source":                {"single source の %s ", "the single source %s"},
+	"gc-cfg-what-source-target":         {"single source の %s (またはそのリンク先) ", "the single source %s (or what it points to)"},
 	"gc-cfg-what-entry":                 {"scope %s のエントリ", "an entry of scope %s"},
 	"gc-cfg-index": {
 		"git index を読めません (%s)。管理対象のファイルを判別できないため、何も判定・削除していません",

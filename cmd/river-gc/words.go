@@ -86,7 +86,7 @@ func outfileCause(err error, lang render.Lang) string {
 	case errors.Is(err, outfile.ErrLinked):
 		return render.Message(lang, "gc-cfg-out-linked")
 	case errors.As(err, &prot):
-		return render.Message(lang, "gc-cfg-out-protected", protectedWhat(prot.What, lang))
+		return render.Message(lang, "gc-cfg-out-protected", protectedWhat(prot.Role, lang))
 	}
 	return err.Error()
 }
@@ -101,18 +101,10 @@ func listHint(flag, value string) error {
 	return configErr("gc-cfg-list", flag, q(value), strings.Join(parts, " "))
 }
 
-// protectedWhat words what outfile says an output path is (its
-// ProtectedError.What, in outfile's fixed forms).
-func protectedWhat(what string, lang render.Lang) string {
-	switch {
-	case what == "river gc's intent journal":
-		return render.Message(lang, "gc-cfg-what-journal")
-	case what == "where a scope directory belongs":
-		return render.Message(lang, "gc-cfg-what-scope-dir")
-	case strings.HasPrefix(what, "the single source "):
-		return render.Message(lang, "gc-cfg-what-source", strings.TrimPrefix(what, "the single source "))
-	case strings.HasPrefix(what, "an entry of scope "):
-		return render.Message(lang, "gc-cfg-what-entry", strings.TrimPrefix(what, "an entry of scope "))
+// protectedWhat words what outfile says an output path is.
+func protectedWhat(r outfile.Role, lang render.Lang) string {
+	if r.Name == "" { // the journal, a scope directory's place
+		return render.Message(lang, "gc-cfg-what-"+string(r.Kind))
 	}
-	return what
+	return render.Message(lang, "gc-cfg-what-"+string(r.Kind), r.Name)
 }

@@ -49,14 +49,14 @@ func Check(root *gc.Root, outputFile, summaryFile string) error {
 		}
 		seen[abs] = name
 		if rel, ok := rootRelative(root, p); ok {
-			if what := protectedRole(rel); what != "" {
-				return &Error{Flag: name, Path: p, Err: &ProtectedError{What: what}}
+			if role := protectedRole(rel); role.Kind != "" {
+				return &Error{Flag: name, Path: p, Err: &ProtectedError{Role: role}}
 			}
 		}
 		// By identity too: "x/..", symlinked parents and bind mounts
 		// reach the scopes under names the path alone does not show.
-		if what := guard.check(p); what != "" {
-			return &Error{Flag: name, Path: p, Err: &ProtectedError{What: what}}
+		if role := guard.check(p); role.Kind != "" {
+			return &Error{Flag: name, Path: p, Err: &ProtectedError{Role: role}}
 		}
 	}
 	return nil
@@ -88,10 +88,47 @@ func (e *SameFileError) Error() string {
 }
 
 // ProtectedError is an output path that is a scope entry, a single
-// source, or where a scope directory belongs; What says which.
-type ProtectedError struct{ What string }
+// source (or what a linked one points to), the intent journal, or where a
+// scope directory belongs; Role says which.
+type ProtectedError struct{ Role Role }
 
-func (e *ProtectedError) Error() string { return "is " + e.What + "; river gc never writes there" }
+func (e *ProtectedError) Error() string { return "is " + e.Role.String() + "; river gc never writes there" }
+
+// Role is what an output path is to river gc; the zero Role is nothing.
+type Role struct {
+	Kind RoleKind
+	Name string // the single source, or the scope
+}
+
+// RoleKind names a kind of place river gc never writes to.
+type RoleKind string
+
+// The places river gc never writes to.
+const (
+	RoleEntry        RoleKind = "entry"         // an entry of scope Name
+	RoleSource       RoleKind = "source"        // the single source Name
+	RoleSourceTarget RoleKind = "source-target" // the single source Name or what it points to
+	RoleJournal      RoleKind = "journal"       // river gc's intent journal
+	RoleScopeDir     RoleKind = "scope-dir"     // where a scope directory belongs
+)
+
+// String is the role in English, for developers; people see the
+// catalog's words.
+func (r Role) String() string {
+	switch r.Kind {
+	case RoleEntry:
+		return "an entry of scope " + r.Name
+	case RoleSource:
+		return "the single source " + r.Name
+	case RoleSourceTarget:
+		return "the single source " + r.Name + " (or what it points to)"
+	case RoleJournal:
+		return "river gc's intent journal"
+	case RoleScopeDir:
+		return "where a scope directory belongs"
+	}
+	return ""
+}
 
 // ErrNotRegular says an output path exists and is not a regular file.
 var ErrNotRegular = errors.New("exists and is not a regular file; river gc never replaces it")
@@ -150,25 +187,25 @@ func resolvedAbs(p string) string {
 }
 
 // protectedRole says what a root-relative path is to river gc: an entry
-// of a scope or a single source (or below one); "" for neither.
-func protectedRole(rel string) string {
+// of a scope or a single source (or below one); the zero Role for neither.
+func protectedRole(rel string) Role {
 	nfc := norm.NFC.String(rel)
 	if nfc == journal.Path || nfc == journal.AltPath {
-		return "river gc's intent journal"
+		return Role{Kind: RoleJournal}
 	}
 	for _, s := range skill.Scopes() {
 		for _, src := range s.SingleSources() {
 			if nfc == src || strings.HasPrefix(nfc, src+"/") {
-				return "the single source " + src
+				return Role{Kind: RoleSource, Name: src}
 			}
 		}
 	}
 	for _, s := range skill.Scopes() {
 		if s.InScope(nfc) {
-			return "an entry of scope " + string(s)
+			return Role{Kind: RoleEntry, Name: string(s)}
 		}
 	}
-	return ""
+	return Role{}
 }
 
 // rootRelative is p as a root-relative path, decided by identity

@@ -28,15 +28,15 @@ type fileID struct{ dev, ino uint64 }
 // spelling of a path: "..", symlinked parents, bind mounts.
 type outputGuard struct {
 	root      fileID
-	scopeDirs map[fileID]string   // recursive scope directories
+	scopeDirs map[fileID]Role     // recursive scope directories
 	artifacts fileID              // review-artifacts lists its direct children
 	reserved  map[fileID][]string // directory → names that would become a scope directory
-	sources   map[fileID]string   // single sources and their targets
+	sources   map[fileID]Role     // single sources and their targets, the journal
 }
 
 // newOutputGuard looks the protected places up below the root.
 func newOutputGuard(root *gc.Root) outputGuard {
-	g := outputGuard{scopeDirs: map[fileID]string{}, reserved: map[fileID][]string{}, sources: map[fileID]string{}}
+	g := outputGuard{scopeDirs: map[fileID]Role{}, reserved: map[fileID][]string{}, sources: map[fileID]Role{}}
 	g.root, _ = statAt(root.FD, ".")
 	for _, s := range skill.Scopes() {
 		if s == skill.ScopeReviewArtifacts {
@@ -44,7 +44,7 @@ func newOutputGuard(root *gc.Root) outputGuard {
 		}
 		for _, d := range s.Dirs() {
 			if id, ok := statAt(root.FD, d); ok {
-				g.scopeDirs[id] = "an entry of scope " + string(s)
+				g.scopeDirs[id] = Role{Kind: RoleEntry, Name: string(s)}
 			}
 		}
 	}
@@ -56,21 +56,21 @@ func newOutputGuard(root *gc.Root) outputGuard {
 	}
 	for _, j := range []string{journal.Path, journal.AltPath} {
 		if id, ok := statAt(root.FD, j); ok {
-			g.sources[id] = "river gc's intent journal"
+			g.sources[id] = Role{Kind: RoleJournal}
 		}
 	}
 	for _, s := range skill.Scopes() {
 		for _, src := range s.SingleSources() {
 			if id, ok := statFollowAt(root.FD, src); ok {
-				g.sources[id] = "the single source " + src + " (or what it points to)"
+				g.sources[id] = Role{Kind: RoleSourceTarget, Name: src}
 			}
 		}
 	}
 	return g
 }
 
-// check says what p would damage, or "" for nothing.
-func (g outputGuard) check(p string) string {
+// check says what p would damage, or the zero Role for nothing.
+func (g outputGuard) check(p string) Role {
 	if st, err := os.Stat(p); err == nil { // the file itself, however reached
 		if what, ok := g.sources[idOf(st)]; ok {
 			return what
@@ -90,28 +90,28 @@ func (g outputGuard) check(p string) string {
 	}
 	st, err := os.Stat(dir)
 	if err != nil {
-		return ""
+		return Role{}
 	}
 	id := idOf(st)
 	if direct && g.artifacts == id && (isReviewArtifactName(name) || name == "review-artifact.schema.json") {
-		return "an entry of scope review-artifacts"
+		return Role{Kind: RoleEntry, Name: string(skill.ScopeReviewArtifacts)}
 	}
 	for _, reserved := range g.reserved[id] {
 		if direct && name == reserved {
-			return "where a scope directory belongs"
+			return Role{Kind: RoleScopeDir}
 		}
 	}
 	// Walk up through ".." (which also leaves a bind mount the way the
 	// kernel does) until the root or the file-system root.
 	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return ""
+		return Role{}
 	}
 	for fd >= 0 {
 		parent, s, _, _, err := ident.Parent(fd) // -1 at "/" or on failure
 		unix.Close(fd)
 		if err != nil && s.Ino == 0 {
-			return "" // not even described
+			return Role{} // not even described
 		}
 		cur := fileID{uint64(s.Dev), s.Ino}
 		if what, ok := g.scopeDirs[cur]; ok {
@@ -123,11 +123,11 @@ func (g outputGuard) check(p string) string {
 			return what
 		}
 		if err != nil {
-			return ""
+			return Role{}
 		}
 		fd = parent
 	}
-	return ""
+	return Role{}
 }
 
 // closeIfOpen closes fd unless it is -1.
