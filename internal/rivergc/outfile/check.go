@@ -92,7 +92,9 @@ func (e *SameFileError) Error() string {
 // scope directory belongs; Role says which.
 type ProtectedError struct{ Role Role }
 
-func (e *ProtectedError) Error() string { return "is " + e.Role.String() + "; river gc never writes there" }
+func (e *ProtectedError) Error() string {
+	return "is " + e.Role.String() + "; river gc never writes there"
+}
 
 // Role is what an output path is to river gc; the zero Role is nothing.
 type Role struct {
