@@ -54,6 +54,7 @@ var allowed = map[string][]string{
 	"internal/contracts":       {},
 	"internal/upstream":        {"internal/contracts"},
 	"internal/npmtest":         {},
+	"internal/longtest":        {},
 	"internal/deps":            {},
 
 	"bench/baseline":                {},
