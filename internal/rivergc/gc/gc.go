@@ -112,6 +112,12 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	interrupted, found, rerr := recoverJournals(cfg)
 	out.Interrupted = interrupted
+	for _, r := range found {
+		if r.Unreadable > 0 { // read as far as it goes, then set aside (decision 133)
+			out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, r.Journal,
+				&fserr.UnreadableJournalError{Lines: r.Unreadable, SetAside: r.SetAside}))
+		}
+	}
 	if rerr != nil {
 		// A journal that cannot be read could name deletions no record
 		// holds: it is kept, and nothing is deleted until it is dealt with.
@@ -131,7 +137,8 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 			notAttempted += len(job.removed)
 		}
 		for _, e := range out.Errors {
-			if e.Op == fserr.OpJournal {
+			var ue *fserr.UnreadableJournalError
+			if e.Op == fserr.OpJournal && !errors.As(e.Err, &ue) {
 				e.Err = &fserr.NotJournaledError{Cause: e.Err, NotAttempted: notAttempted}
 				break
 			}

@@ -56,6 +56,22 @@ const (
 	AltPath = "artifacts/.river-gc-journal"
 )
 
+// Ours reports whether rel (root-relative, NFC) is a name river gc keeps
+// a journal under: Path, AltPath, or one of them with ".unreadable-<n>"
+// (a journal set aside, Recovered.SetAside). Nothing may write over it.
+func Ours(rel string) bool {
+	for _, p := range []string{Path, AltPath} {
+		n, ok := strings.CutPrefix(rel, p)
+		if ok && n == "" {
+			return true
+		}
+		if d, ok := strings.CutPrefix(n, ".unreadable-"); ok && d != "" && strings.Trim(d, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Header is the journal's first line (without its newline).
 const Header = "river-gc-journal 1"
 
@@ -93,6 +109,12 @@ func (in Intent) appendLine(b []byte) []byte {
 	b = append(b, ' ')
 	b = strconv.AppendQuote(b, in.Path)
 	return append(b, '\n')
+}
+
+// journalable reports whether the intent, written as a line of n bytes,
+// reads back (parseIntent): a known Op, a canonical path, n ≤ maxLine.
+func (in Intent) journalable(n int) bool {
+	return (in.Op == Delete || in.Op == Rewrite) && canonical(in.Path) && n <= maxLine
 }
 
 // parseIntent reads one intent line (without its newline).
