@@ -8,6 +8,8 @@ package render
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -291,6 +293,20 @@ func all() map[string][2]string {
 		}
 	}
 	return m
+}
+
+// Keys lists, sorted, the catalog's keys that start with prefix, so that
+// the tests of a family of messages worded as prefix+kind ("gc-warn-",
+// "gc-cfg-pattern-") word every one of them, a new one included.
+func Keys(prefix string) []string {
+	var keys []string
+	for k := range all() {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // printer returns the printer for lang, Japanese when lang is unknown.
