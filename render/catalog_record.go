@@ -20,10 +20,10 @@ var recordMessages = map[string][2]string{ // key → {ja, en}
 	"gc-err-journal-corrupt": {"journal の形式ではありません", "not in the journal's format"},
 	"gc-err-journal-unreadable": {
 		"journal の形式でない行が %s 行あります。読めた分は中断された実行の一覧にあります。記録を書いた --force 実行が journal を %s に移して残します (以後の実行は読みません。確認して削除してください)",
-		"%s lines are not in the journal's format; what could be read is listed as the interrupted run's; the --force run that writes its record moves the journal to %s and keeps it there (no later run reads it; inspect it, then remove it)"},
+		"lines not in the journal's format: %s; what could be read is listed as the interrupted run's; the --force run that writes its record moves the journal to %s and keeps it there (no later run reads it; inspect it, then remove it)"},
 	"gc-err-journal-unreadable-kept": {
 		"journal の形式でない行が %s 行あります。読めた分は中断された実行の一覧にあります。移す先の名前が空いていないため、そのまま残します (確認して削除してください)",
-		"%s lines are not in the journal's format; what could be read is listed as the interrupted run's; no name is free to move it to, so it stays where it is (inspect it, then remove it)"},
+		"lines not in the journal's format: %s; what could be read is listed as the interrupted run's; no name is free to move it to, so it stays where it is (inspect it, then remove it)"},
 	"gc-err-not-journalable": {"journal に書けない項目です (この一括分は削除しません)", "cannot be written to the journal (nothing of its batch is deleted)"},
 	"gc-err-linked":          {"他のハードリンクがあります", "has other hard links"},
 	"gc-md-cut": {

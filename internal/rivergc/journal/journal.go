@@ -26,7 +26,11 @@
 // quoted form (strconv.Quote: any byte, newline and invalid UTF-8
 // included, reads back exactly), and "done" when the run's deletions have
 // ended. A last line without '\n' is a write the kill cut short: its batch
-// was never fsynced, so nothing of it was acted on; it is ignored.
+// was never fsynced, so nothing of it was acted on; it is ignored. A line
+// may be up to maxLine (4 MiB) long, and Intend writes no line the reader
+// would not read back exactly. The reader reads every intent line that
+// parses wherever it stands and counts the others (Recovered.Unreadable);
+// a journal with such lines is set aside, not deleted (decision 133).
 //
 // # Residual window
 //
@@ -149,7 +153,16 @@ func canonical(p string) bool {
 	if p == "" || p[0] == '/' || strings.IndexByte(p, 0) >= 0 {
 		return false
 	}
-	for _, c := range strings.Split(p, "/") {
+	for p != "" { // without allocating: Intend checks every intent
+		c := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			c, p = p[:i], p[i+1:]
+			if p == "" {
+				return false // a trailing '/'
+			}
+		} else {
+			p = ""
+		}
 		if c == "" || c == "." || c == ".." {
 			return false
 		}

@@ -223,3 +223,15 @@ func TestOurs(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonical: scan's form, and nothing else, is canonical.
+func TestCanonical(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a": true, "a/b": true, ".river/tmp/x y": true, "a/.b": true, "a/..b": true,
+		"": false, "/a": false, "a/": false, "a//b": false, "./a": false, "a/.": false, "a/../b": false, "..": false, "a\x00b": false,
+	} {
+		if canonical(p) != want {
+			t.Errorf("canonical(%q) = %v, want %v", p, !want, want)
+		}
+	}
+}

@@ -162,3 +162,36 @@ func FuzzIntentLine(f *testing.F) {
 		parsed(t, append([]byte(Header+"\n"), p...)) // must not panic
 	})
 }
+
+// BenchmarkIntentLine: writing an intent's line alone (the baseline),
+// with the check that the reader takes it back (what Intend does), and
+// reading it back, for a typical 60-byte path.
+func BenchmarkIntentLine(b *testing.B) {
+	in := Intent{Op: Delete, Path: ".river/tmp/run-20261201/review-artifact-000123.json", Dev: 2049, Ino: 1234567, Size: 4096, MtimeNs: 1764374400123456789}
+	buf := make([]byte, 0, 256)
+	b.Run("write", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = in.appendLine(buf[:0])
+		}
+	})
+	b.Run("write+check", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			buf = in.appendLine(buf[:0])
+			if !in.journalable(len(buf)) {
+				b.Fatal("refused")
+			}
+		}
+	})
+	line := string(in.appendLine(nil))
+	line = line[:len(line)-1]
+	b.Run("read", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := parseIntent(line); !ok {
+				b.Fatal("unreadable")
+			}
+		}
+	})
+}
