@@ -38,6 +38,10 @@ type Entry struct {
 	// at or before now; it is a candidate whatever its status, unless it
 	// is a suppression findActiveSuppressions still applies (decision 74).
 	Expired bool
+	// Undecided: a memory entry kept because a value that decides its
+	// fate (an expiry) is one river gc cannot read the way upstream's
+	// JavaScript reads it (SPEC B6); named in a warning.
+	Undecided bool
 	// Unreadable: a ledger line that is not a JSON object with an RFC 3339
 	// timestamp (kept and named in a warning).
 	Unreadable bool
