@@ -55,6 +55,18 @@ func (st Store) Referenced(removed map[string]bool) []string {
 	return out
 }
 
+// Undecided returns the memory entries kept because river gc cannot read
+// a deciding value as upstream does, in file order.
+func (st Store) Undecided() []Entry {
+	var out []Entry
+	for _, e := range st.Entries {
+		if e.Undecided {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Unreadable returns the ledger lines that could not be read, in file
 // order.
 func (st Store) Unreadable() []Entry {

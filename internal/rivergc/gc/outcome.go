@@ -142,6 +142,11 @@ const (
 	// WarnUnreadableEntry: N ledger lines of Scope are not a JSON object
 	// with an RFC 3339 timestamp; they are kept. Path is the first.
 	WarnUnreadableEntry WarningKind = "unreadable-entry"
+	// WarnUndecidedEntry: N memory entries of Scope are kept because a
+	// value that decides their fate (an expiry) is one river gc cannot
+	// read the way upstream's JavaScript does (SPEC B6). Path is the
+	// first.
+	WarnUndecidedEntry WarningKind = "undecided-entry"
 	// WarnFutureTimestamp: N files of Scope have a timestamp after --now;
 	// they are kept. Path is the first.
 	WarnFutureTimestamp WarningKind = "future-timestamp"

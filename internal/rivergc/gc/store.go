@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
@@ -73,6 +74,9 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	} else {
 		st = entries.ParseLedger(rel, data)
 	}
+	if storeExcluded(cfg.Excludes, rel) {
+		sc.input.Excludes = append(slices.Clone(cfg.Excludes), storeEntries(rel))
+	}
 	tracked := isTracked(cfg, rel)
 	mtime := floorSeconds(ident.MtimeNs)
 	for _, e := range st.Entries {
@@ -95,6 +99,9 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	if bad := st.Unreadable(); len(bad) > 0 {
 		sc.extra = append(sc.extra, Warning{Kind: WarnUnreadableEntry, Scope: scope, Path: bad[0].Name, N: len(bad)})
 	}
+	if bad := st.Undecided(); len(bad) > 0 {
+		sc.extra = append(sc.extra, Warning{Kind: WarnUndecidedEntry, Scope: scope, Path: bad[0].Name, N: len(bad)})
+	}
 	if tracked || len(sc.input.Paths) == 0 {
 		return sc, nil
 	}
@@ -116,6 +123,22 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	}
 	return sc, &storeRead{scope: scope, store: st, data: data, ident: ident}
 }
+
+// storeExcluded reports whether the --exclude patterns match the store's
+// own path (SPEC B6): then every entry of it is excluded.
+func storeExcluded(patterns []string, rel string) bool {
+	if len(patterns) == 0 {
+		return false
+	}
+	m, err := gitignore.Compile(patterns) // validated by the caller
+	return err == nil && m.Match(rel)
+}
+
+// storeEntries is the exclude pattern that matches every entry name of
+// the store rel, and nothing else: "/<store>#*" (an entry name is one
+// path segment; decision 112). It comes after the user's patterns, so a
+// negation of one entry does not take it back from a store excluded whole.
+func storeEntries(rel string) string { return "/" + rel + "#*" }
 
 // floorSeconds turns nanoseconds since the epoch into whole seconds,
 // floored.
