@@ -27,10 +27,9 @@ type Entry struct {
 	// the ledger End includes the line's newline.
 	Start, End int
 	// Timestamp is the entry's own time in epoch seconds, valid when
-	// Stamped; RawTimestamp is its text (the ledger's "timestamp").
-	Timestamp    int64
-	Stamped      bool
-	RawTimestamp string
+	// Stamped; RawTimestamp returns its text (the ledger's "timestamp").
+	Timestamp int64
+	Stamped   bool
 	// Live entries are never candidates (D3 live knowledge, D4 the newest
 	// two lines, an entry that cannot be read or named).
 	Live bool
@@ -46,7 +45,27 @@ type Entry struct {
 	// timestamp (kept and named in a warning).
 	Unreadable bool
 
-	refs []string // names of entries this one refers to (memory)
+	tsStart, tsEnd int // the ledger timestamp's raw string content in the file
+}
+
+// RawTimestamp is the text of a stamped ledger line's "timestamp" (its
+// JSON string decoded), "" for any other entry; data must be the bytes
+// the store was parsed from. It is decoded on demand, so that a store of
+// a million lines holds no million copies.
+func (e Entry) RawTimestamp(data []byte) string {
+	if !e.Stamped || e.tsEnd == 0 {
+		return ""
+	}
+	return decodeString(data[e.tsStart:e.tsEnd])
+}
+
+// ref is one reference of a memory entry (by index) to a name: its
+// supersededBy, the suppression a resurface names, a resurface naming a
+// suppression. Most entries have none, so they are kept beside the
+// entries rather than in each.
+type ref struct {
+	from int
+	to   string
 }
 
 // Size is the number of bytes of the entry's serialized form.
@@ -57,6 +76,7 @@ type Store struct {
 	// Path is the store's root-relative path.
 	Path    string
 	Entries []Entry
+	refs []ref
 	// open and close are the offsets of the memory index's entries array
 	// brackets ('[' and ']'); -1 for the ledger.
 	open, close int

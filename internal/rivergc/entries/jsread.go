@@ -30,10 +30,12 @@ const (
 )
 
 // value is a picked field: its kind and, for a string, its raw content
-// between the quotes; for a number, its text.
+// between the quotes (which starts at offset at of the text); for a
+// number, its text.
 type value struct {
 	kind kind
 	raw  []byte
+	at   int
 }
 
 // The fields the rules read. Memory: an entry's own (fID…fContext), its
@@ -111,7 +113,7 @@ func (r *reader) value(lv *level, out *[numFields]value) (value, bool) {
 		return value{kind: array}, r.array()
 	case c == '"':
 		raw, ok := r.str()
-		return value{kind: stringKind, raw: raw}, ok
+		return value{kind: stringKind, raw: raw, at: start + 1}, ok
 	case c == '-' || c >= '0' && c <= '9':
 		ok := r.number()
 		return value{kind: number, raw: r.b[start:r.i]}, ok

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 )
 
 // This file holds what upstream's JavaScript makes of a picked value:
@@ -47,6 +49,17 @@ func (v value) text() string {
 		return ""
 	}
 	return decodeString(v.raw)
+}
+
+// stamp reads a string value as an RFC 3339 timestamp (epoch seconds).
+func (v value) stamp() (int64, bool) {
+	switch {
+	case v.kind != stringKind:
+		return 0, false
+	case plain(v.raw):
+		return rfc3339.Unix(v.raw)
+	}
+	return rfc3339.Unix(decodeString(v.raw))
 }
 
 // orElse is JavaScript's v ?? w: w when v is null or undefined.

@@ -1,10 +1,6 @@
 package entries
 
-import (
-	"bytes"
-
-	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
-)
+import "bytes"
 
 // guardedLines is how many of the ledger's last lines stay: upstream's
 // compare-eval-ledger compares entries.slice(-2), the last two non-blank
@@ -22,6 +18,7 @@ const guardedLines = 2
 func ParseLedger(path string, data []byte) Store {
 	st := Store{Path: path, open: -1, close: -1}
 	line := 0
+	var f [numFields]value // reused for every line
 	for start := 0; start < len(data); {
 		end, next := len(data), len(data)
 		if k := bytes.IndexByte(data[start:], '\n'); k >= 0 {
@@ -31,14 +28,16 @@ func ParseLedger(path string, data []byte) Store {
 		from, to := jsTrim(data, start, end)
 		if from < to {
 			e := Entry{Name: LineName(path, line), Line: line, Start: start, End: next}
-			var f [numFields]value
 			r := reader{b: data[:to], i: from}
 			if v, ok := r.value(lineLevel, &f); ok && r.i == to && v.kind == object && f[fTimestamp].kind == stringKind {
-				e.RawTimestamp = f[fTimestamp].text()
-				e.Timestamp, e.Stamped = rfc3339.Unix(e.RawTimestamp)
+				ts := f[fTimestamp]
+				if e.Timestamp, e.Stamped = ts.stamp(); e.Stamped {
+					e.tsStart, e.tsEnd = ts.at, ts.at+len(ts.raw)
+				}
 			}
+			f[fTimestamp] = value{}
 			if !e.Stamped {
-				e.Unreadable, e.Live, e.RawTimestamp = true, true, ""
+				e.Unreadable, e.Live = true, true
 			}
 			st.Entries = append(st.Entries, e)
 		}

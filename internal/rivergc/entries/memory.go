@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"time"
-
-	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 )
 
 // ErrNotIndex means the memory index is not one JSON object with an
@@ -19,6 +17,10 @@ var ErrNotIndex = errors.New("not a Riverbed index: want one JSON object with an
 // file order; live ones (D3) are marked Live. A text JSON.parse rejects (a
 // BOM included), or one that is not an object with an entries array, or
 // one with a repeated top-level key, is ErrNotIndex: it is not judged.
+//
+// It is one pass over the bytes: each element is judged as it is read
+// (its fields picked in place into one reused buffer), and only the
+// suppressions wait for the revocations of the whole index.
 func ParseMemory(path string, data []byte, now int64) (Store, error) {
 	st := Store{Path: path, open: -1, close: -1}
 	r := reader{b: data}
@@ -29,7 +31,6 @@ func ParseMemory(path string, data []byte, now int64) (Store, error) {
 	r.i++
 	r.space()
 	var keys []string
-	var facts [][numFields]value
 	for r.i < len(data) && data[r.i] != '}' {
 		if len(keys) > 0 {
 			if data[r.i] != ',' {
@@ -57,7 +58,7 @@ func ParseMemory(path string, data []byte, now int64) (Store, error) {
 			if _, ok := r.value(nil, nil); !ok {
 				return st, ErrNotIndex
 			}
-		} else if facts, ok = st.readEntries(&r); !ok {
+		} else if !st.readEntries(&r, now) {
 			return st, ErrNotIndex
 		}
 		r.space()
@@ -70,110 +71,123 @@ func ParseMemory(path string, data []byte, now int64) (Store, error) {
 	if r.i != len(data) {
 		return st, ErrNotIndex
 	}
-	nameAll(&st, facts, now)
 	return st, nil
 }
 
-// readEntries reads the entries array: every element's bounds, and the
-// fields of each element that is an object.
-func (st *Store) readEntries(r *reader) ([][numFields]value, bool) {
+// memoryPass is what judging the elements one by one leaves for the end:
+// the suppressions that apply unless revoked, and the resurfaces.
+type memoryPass struct {
+	now        int64
+	nowISO     string
+	revoked    map[string]bool     // suppression ids a revoking resurface names
+	resurfaces map[string][]string // suppression id → names of resurfaces naming it
+	applies    []int               // suppressions that apply unless revoked
+	sups       []int               // every suppression with an id
+}
+
+// readEntries reads the entries array, judging each element as it goes.
+func (st *Store) readEntries(r *reader, now int64) bool {
 	if r.i >= len(r.b) || r.b[r.i] != '[' {
-		return nil, false
+		return false
 	}
 	st.open = r.i
 	r.i++
 	r.space()
-	var facts [][numFields]value
-	for r.i < len(r.b) && r.b[r.i] != ']' {
-		if len(facts) > 0 {
+	p := memoryPass{now: now, nowISO: time.Unix(now, 0).UTC().Format("2006-01-02T15:04:05.000Z")}
+	var f [numFields]value // reused: one element's fields at a time
+	for n := 0; r.i < len(r.b) && r.b[r.i] != ']'; n++ {
+		if n > 0 {
 			if r.b[r.i] != ',' {
-				return nil, false
+				return false
 			}
 			r.i++
 			r.space()
 		}
 		start := r.i
-		var f [numFields]value
+		f = [numFields]value{}
 		v, ok := r.value(entryLevel, &f)
 		if !ok {
-			return nil, false
+			return false
 		}
 		if v.kind != object {
 			f = [numFields]value{} // not an object: no fields, no id
 		}
 		st.Entries = append(st.Entries, Entry{Start: start, End: r.i})
-		facts = append(facts, f)
+		st.judgeElement(&p, &f, len(st.Entries)-1)
 		r.space()
 	}
 	if r.i >= len(r.b) {
-		return nil, false
+		return false
 	}
 	st.close = r.i
 	r.i++
-	return facts, true
+	for _, i := range p.sups {
+		e := &st.Entries[i]
+		for _, name := range p.resurfaces[e.ID] {
+			st.refs = append(st.refs, ref{from: i, to: name})
+		}
+	}
+	// By entry, for Referenced's binary search (stable: file order within).
+	slices.SortStableFunc(st.refs, func(a, b ref) int { return a.from - b.from })
+	for _, i := range p.applies {
+		if !p.revoked[st.Entries[i].ID] {
+			st.Entries[i].Live = true
+		}
+	}
+	return true
 }
 
-// nameAll names, dates and judges the liveness and references of every
-// element (SPEC D3), with upstream's comparisons: ids, types and
-// suppression ids as JavaScript strings, findActiveSuppressions' string
-// comparison of context.expiresAt, expireEntries' new Date(x) <= now.
-func nameAll(st *Store, facts [][numFields]value, now int64) {
-	revoked := map[string]bool{}        // suppression ids a revoking resurface names
-	resurfaces := map[string][]string{} // suppression id → names of resurfaces naming it
-	for i := range facts {
-		f, e := &facts[i], &st.Entries[i]
-		if f[fID].kind != stringKind || len(f[fID].raw) == 0 {
-			e.Name, e.Live = positionName(st.Path, i+1), true
-			continue
-		}
-		e.ID = f[fID].text()
-		e.Name = MemoryName(st.Path, e.ID)
-		if f[fType].is("resurface") {
-			sid, revoke := f[fSuppressionID], f[fAction].is("revoke")
-			switch {
-			case sid.kind == stringKind && len(sid.raw) > 0:
-				s := sid.text()
-				if revoke {
-					revoked[s] = true
-				}
-				resurfaces[s] = append(resurfaces[s], e.Name)
-				e.refs = append(e.refs, MemoryName(st.Path, s))
-			case revoke && sid.truthy():
-				// It may revoke a suppression whose id is not a string
-				// (Set.has compares numbers and true by value): kept.
-				e.Live = true
+// judgeElement names, dates and judges element i (SPEC D3) from its
+// fields, with upstream's comparisons: ids, types and suppression ids as
+// JavaScript strings, findActiveSuppressions' string comparison of
+// context.expiresAt, expireEntries' new Date(x) <= now.
+func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
+	e := &st.Entries[i]
+	if f[fID].kind != stringKind || len(f[fID].raw) == 0 {
+		e.Name, e.Live = positionName(st.Path, i+1), true
+		return
+	}
+	e.ID = f[fID].text()
+	e.Name = MemoryName(st.Path, e.ID)
+	if f[fType].is("resurface") {
+		sid, revoke := f[fSuppressionID], f[fAction].is("revoke")
+		switch {
+		case sid.kind == stringKind && len(sid.raw) > 0:
+			s := sid.text()
+			if p.revoked == nil {
+				p.revoked, p.resurfaces = map[string]bool{}, map[string][]string{}
 			}
-		}
-		if f[fSupersededBy].kind == stringKind && len(f[fSupersededBy].raw) > 0 {
-			e.refs = append(e.refs, MemoryName(st.Path, f[fSupersededBy].text()))
-		}
-		for _, k := range []int{fUpdatedAt, fCreatedAt} {
-			if f[k].kind == stringKind {
-				if ts, ok := rfc3339.Unix(f[k].text()); ok {
-					e.Timestamp, e.Stamped = ts, true
-					break
-				}
+			if revoke {
+				p.revoked[s] = true
 			}
+			p.resurfaces[s] = append(p.resurfaces[s], e.Name)
+			st.refs = append(st.refs, ref{from: i, to: MemoryName(st.Path, s)})
+		case revoke && sid.truthy():
+			// It may revoke a suppression whose id is not a string
+			// (Set.has compares numbers and true by value): kept.
+			e.Live = true
 		}
 	}
-	nowISO := time.Unix(now, 0).UTC().Format("2006-01-02T15:04:05.000Z")
-	for i := range facts {
-		f, e := &facts[i], &st.Entries[i]
-		if e.ID == "" {
-			continue
-		}
-		if f[fType].is("suppression") {
-			e.refs = append(e.refs, resurfaces[e.ID]...)
-		}
-		verdict := dateAtOrBefore(f[fExpiresAt].orElse(f[fCtxExpiresAt]), now*1000)
-		knowledge := liveKnowledge(f, verdict)
-		applies, undecided := liveSuppression(f, revoked[e.ID], nowISO)
-		e.Live = e.Live || knowledge || applies
-		e.Expired = verdict == past
-		// An expiry or a suppression's expiry that river gc cannot read
-		// as upstream does decided to keep the entry: named in a warning.
-		e.Undecided = (verdict == unknown && knowledge) || undecided
+	if f[fSupersededBy].kind == stringKind && len(f[fSupersededBy].raw) > 0 {
+		st.refs = append(st.refs, ref{from: i, to: MemoryName(st.Path, f[fSupersededBy].text())})
 	}
+	if e.Timestamp, e.Stamped = f[fUpdatedAt].stamp(); !e.Stamped {
+		e.Timestamp, e.Stamped = f[fCreatedAt].stamp()
+	}
+	verdict := dateAtOrBefore(f[fExpiresAt].orElse(f[fCtxExpiresAt]), p.now*1000)
+	knowledge := liveKnowledge(f, verdict)
+	applies, undecided := liveSuppression(f, p.nowISO)
+	if f[fType].is("suppression") {
+		p.sups = append(p.sups, i)
+	}
+	if applies {
+		p.applies = append(p.applies, i)
+	}
+	e.Live = e.Live || knowledge
+	e.Expired = verdict == past
+	// An expiry or a suppression's expiry that river gc cannot read as
+	// upstream does decided to keep the entry: named in a warning.
+	e.Undecided = (verdict == unknown && knowledge) || undecided
 }
 
 // liveKnowledge is SPEC D3's live knowledge (decision 74): any type but
@@ -192,13 +206,13 @@ func liveKnowledge(f *[numFields]value, expiry dateVerdict) bool {
 
 // liveSuppression mirrors upstream's findActiveSuppressions at now: a
 // suppression of any status applies while context.active is truthy, no
-// revoking resurface names it and context.expiresAt, if truthy, is not
+// revoking resurface names it (the caller's part) and context.expiresAt, if truthy, is not
 // less than now.toISOString() (JavaScript's <: strings by UTF-16 code
 // units; a number or true against that string is false, an object is
 // "[object Object]"). An array's string is not reproduced: it is kept as
 // if it applied, and undecided says so.
-func liveSuppression(f *[numFields]value, revoked bool, nowISO string) (applies, undecided bool) {
-	if !f[fType].is("suppression") || !f[fActive].truthy() || revoked {
+func liveSuppression(f *[numFields]value, nowISO string) (applies, undecided bool) {
+	if !f[fType].is("suppression") || !f[fActive].truthy() {
 		return false, false
 	}
 	switch exp := f[fCtxExpiresAt]; {

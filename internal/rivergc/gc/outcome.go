@@ -94,7 +94,7 @@ type ScopeOutcome struct {
 	NestedRepos []string
 	// Entries names, for an entry scope, what each judged name stands
 	// for (SPEC D2); nil for a scope of files.
-	Entries map[string]EntryRef
+	Entries *EntryIndex
 }
 
 // WarningKind names one of river gc's own warnings (SPEC B2, B3): each is
@@ -248,7 +248,7 @@ func (o Outcome) Removed() iter.Seq[Removed] {
 			s, k := &o.Scopes[best], next[best]
 			next[best]++
 			r := Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}
-			if e, ok := s.Entries[r.Path]; ok {
+			if e, ok := s.Entries.Lookup(r.Path); ok {
 				r.Entry = &e
 			}
 			if !yield(r) {
