@@ -53,7 +53,7 @@ var allowed = map[string][]string{
 	"internal/asnobody":        {},
 	"internal/contracts":       {},
 	"internal/upstream":        {"internal/contracts"},
-	"internal/npmtest":         {},
+	"internal/npmtest":         {"internal/longtest"},
 	"internal/longtest":        {},
 	"internal/deps":            {},
 
@@ -67,7 +67,7 @@ var allowed = map[string][]string{
 	"integrations/workflow":         {},
 	"integrations/action":           {},
 	"integrations/river-review":     {},
-	"integrations/npm":              {"internal/npmtest"},
+	"integrations/npm":              {"internal/longtest", "internal/npmtest"},
 	"integrations/river-review/cli": {"internal/longtest", "internal/npmtest", "internal/upstream"},
 }
 
