@@ -118,7 +118,10 @@ export function dependencyDirs(fromDir) {
   if (base !== own) dirs.push(path.join(base, 'node_modules'));
   const parent = path.dirname(base);
   if (path.basename(parent) === 'node_modules') dirs.push(parent);
-  else if (path.basename(parent).startsWith('@') && path.basename(path.dirname(parent)) === 'node_modules') {
+  else if (
+    path.basename(parent).startsWith('@') &&
+    path.basename(path.dirname(parent)) === 'node_modules'
+  ) {
     dirs.push(path.dirname(parent));
   }
   return dirs;
@@ -135,7 +138,9 @@ function loadPackage(resolveFrom) {
     const manifest = readManifest(pkgDir);
     if (!manifest) continue;
     if (manifest.name !== RIVER_GC_PACKAGE) {
-      throw new Error(`${pkgDir} is not ${RIVER_GC_PACKAGE} (its package.json names ${manifest.name})`);
+      throw new Error(
+        `${pkgDir} is not ${RIVER_GC_PACKAGE} (its package.json names ${manifest.name})`
+      );
     }
     const require = createRequire(path.join(pkgDir, 'package.json'));
     return require(path.join(pkgDir, manifest.main ?? 'index.js'));
@@ -183,9 +188,7 @@ export function findRiverGc(options = {}) {
   }
   const onPath = findOnPath(env.PATH);
   if (onPath) return { path: onPath, source: 'PATH' };
-  throw new RiverGcNotFoundError(
-    `river-gc not found. ${INSTALL_HINT}`
-  );
+  throw new RiverGcNotFoundError(`river-gc not found. ${INSTALL_HINT}`);
 }
 
 /**
@@ -210,7 +213,11 @@ export async function runGcCommand(args, options = {}) {
   }
   const child = spawn(bin, args, {
     stdio: 'inherit',
-    env: { ...(options.env ?? process.env), RIVER_GC_PARENT_PID: String(process.pid), RIVER_GC_PROG: 'river gc' },
+    env: {
+      ...(options.env ?? process.env),
+      RIVER_GC_PARENT_PID: String(process.pid),
+      RIVER_GC_PROG: 'river gc',
+    },
     cwd: options.cwd ?? process.cwd(),
     detached: true,
   });
