@@ -46,6 +46,7 @@ var allowed = map[string][]string{
 	"internal/clidoc":          {},
 	"internal/clidoc/doccheck": {"internal/clidoc"},
 	"internal/pinned":          {},
+	"internal/release":         {"internal/longtest", "internal/pinned"},
 	"internal/version":         {},
 	"internal/progress":        {},
 	"internal/synth":           {},
