@@ -15,7 +15,7 @@ import (
 // list of our own.
 func model() (clidoc.Command, error) {
 	parser, err := kong.New(&cli{}, kong.Name("river-gc"), kong.Description(description),
-		kong.Vars{"version": "river-gc"})
+		kong.Vars{"version": "river-gc", "lang": "en"})
 	if err != nil {
 		return clidoc.Command{}, err
 	}

@@ -52,7 +52,7 @@ type cli struct {
 	Explain       []string `sep:"none" placeholder:"PATH" help:"Explain the verdict for PATH and the paths after it (or repeat the flag); deletes nothing."`
 	EmitInventory bool     `name:"emit-inventory" help:"Write one plangate-gc input document per non-empty scope and exit."`
 	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only."`
-	Lang          string   `enum:"en,ja" default:"en" help:"Language of the human summary (en, ja)."`
+	Lang          string   `enum:"en,ja" default:"${lang}" help:"Language of the summary and messages (en, ja; default: ja when LC_ALL, LC_MESSAGES or LANG, the first one set, starts with ja, else en)."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
@@ -119,7 +119,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	c := cli{start: time.Now()}
 	args, repeated := pullRepeated(args, "exclude", "scope", "explain")
 	kctx, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
-		kong.Vars{"version": "river-gc " + version.String()})
+		kong.Vars{"version": "river-gc " + version.String(), "lang": string(envLang(os.Getenv))})
 	switch {
 	case done:
 		return nil
