@@ -57,6 +57,7 @@ type cli struct {
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
 	start time.Time // when the run began, for durationMs
+	notes []note    // warnings about the flags (policy.go)
 }
 
 // sinceMs is the milliseconds since start: the record's durationMs, the
@@ -117,13 +118,16 @@ empty, or another --force run holds the lock), 2 config error.`
 // run parses and validates the flags, then runs river gc.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	c := cli{start: time.Now()}
-	args, repeated := pullRepeated(args, "exclude", "scope", "explain")
-	kctx, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
+	rest, repeated := pullRepeated(args, "exclude", "scope", "explain")
+	kctx, done, err := cliparse.Parse(&c, rest, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
 		kong.Vars{"version": "river-gc " + version.String(), "lang": string(envLang(os.Getenv))})
 	switch {
 	case done:
 		return nil
 	case err != nil:
+		if h := habitError(cliparse.Translate(err), args); h != nil {
+			return h
+		}
 		return &configError{err: cliparse.Translate(err)}
 	}
 	c.Exclude = append(c.Exclude, repeated["exclude"]...)
@@ -143,6 +147,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 // execute runs the configured river gc and writes its outputs.
 func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
 	lang := render.Lang(c.Lang)
+	for _, n := range c.notes {
+		fmt.Fprintln(stderr, report.DisplayText(render.Message(lang, "gc-warn-config", render.Message(lang, n.key, n.args...))))
+	}
 	if c.Debug {
 		fmt.Fprintf(stderr, "debug: %s\n", report.RootLine(cfg.Root.Path, lang))
 		cfg.OnFile = func(scope skill.Scope, f scan.File) {

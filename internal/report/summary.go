@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
@@ -34,7 +35,8 @@ const LogRemovals = 200
 
 // totals are the removals' count and bytes, overall and per scope.
 type totals struct {
-	files     int
+	files     int    // every removal: files, entries and lines
+	kinds     [3]int // files, memory entries, ledger lines (countKind)
 	bytes     skill.Bytes
 	allocated uint64 // st_blocks × 512 of the removals
 	byScope   map[skill.Scope]scopeTotal
@@ -54,12 +56,53 @@ func sum(o gc.Outcome) totals {
 				t.allocated += uint64(max(s.Stamps[k].Allocated, 0))
 			}
 			t.files++
+			t.kinds[countKind(s.Scope)]++
 			t.bytes = t.bytes.Add(d.SizeBytes)
 			st = scopeTotal{st.files + 1, st.bytes.Add(d.SizeBytes)}
 		}
 		t.byScope[s.Scope] = st
 	}
 	return t
+}
+
+// countKind is what a scope's removals are: 0 files, 1 entries of the
+// memory index, 2 lines of the eval ledger.
+func countKind(s skill.Scope) int {
+	switch s {
+	case skill.ScopeMemoryEntries:
+		return 1
+	case skill.ScopeEvalLedger:
+		return 2
+	}
+	return 0
+}
+
+// countKeys are the catalog entries of countKind's kinds, singular and
+// plural ("1 file", "2 files").
+var countKeys = [3][2]string{{"gc-count-file", "gc-count-files"}, {"gc-count-entry", "gc-count-entries"},
+	{"gc-count-line", "gc-count-lines"}}
+
+// countWords names what the totals count (SPEC B7): "3 files" when all
+// are of one kind, "536 items: 262 files, 89 memory entries, 185 ledger
+// lines" when they are not.
+func countWords(p printer, t totals) string {
+	var parts []string
+	for k, n := range t.kinds {
+		if n > 0 {
+			key := countKeys[k][1]
+			if n == 1 {
+				key = countKeys[k][0]
+			}
+			parts = append(parts, p.Sprintf(key, strconv.Itoa(n)))
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return p.Sprintf("gc-count-files", "0")
+	case 1:
+		return parts[0]
+	}
+	return p.Sprintf("gc-count-items", strconv.Itoa(t.files), strings.Join(parts, p.Sprintf("gc-count-sep")))
 }
 
 // reclaimed is the space the totals line reports: in force mode only
@@ -104,7 +147,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	t := sum(o)
 	// Reclaimed space is what was freed: a file whose other hard links
 	// survive frees nothing, and is told apart (SPEC B4).
-	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), strconv.Itoa(t.files)) + "\n")
+	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), countWords(p, t)) + "\n")
 	if o.Linked > 0 {
 		b.WriteString(p.Sprintf("gc-total-linked", HumanBytes(o.LinkedBytes.String()), strconv.Itoa(o.Linked)) + "\n")
 	}

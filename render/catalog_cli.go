@@ -1,0 +1,44 @@
+package render
+
+// cliMessages are the words of river-gc's command line that forgive a
+// user's habits (short flags of other tools, "7d", "tmp:7", a glob the
+// shell expanded) and its warnings about the flags themselves (SPEC B7).
+// They join messages when the catalog is built.
+var cliMessages = map[string][2]string{ // key → {ja, en}
+	"gc-cfg-short-flag": {
+		"不明なフラグ %s。river-gc の短いフラグは -h だけです。%s と書いてください",
+		"unknown flag %s: river-gc's only short flag is -h; write %s"},
+	"gc-cfg-gc-word": {
+		"river-gc はそれ自体が river gc です。gc を省いてください: %s",
+		"river-gc is already river gc; leave out gc: %s"},
+	"gc-cfg-unexpected": {
+		"余分な引数 %s があります。river-gc は引数を取りません",
+		"unexpected argument %s: river-gc takes no arguments"},
+	"gc-cfg-expanded-glob": {
+		"余分な引数 %s があります。シェルがグロブを展開したようです (%s 個のファイル名)。パターンを引用符で囲んでください: --exclude '%s'",
+		"unexpected argument %s: the shell seems to have expanded a glob (%s file names); quote the pattern: --exclude '%s'"},
+	"gc-cfg-days-implied": {
+		"%s %s: 単位は日で決まっています。数だけを書いてください: %s %s",
+		"%s %s: days are implied; write the number alone: %s %s"},
+	"gc-cfg-colon": {
+		"%s %s: scope と値は = でつなぎます: %s %s",
+		"%s %s: join the scope and the value with =: %s %s"},
+	"gc-warn-policy-unselected": {
+		"%s %s: scope %s は選択されていないため、この値は使われません (--scope %s で選択できます)",
+		"%s %s: scope %s is not selected, so this value is not used (select it with --scope %s)"},
+	"gc-warn-policy-repeated": {
+		"%s: scope %s に値が 2 回以上指定されています。最後の %s を使います",
+		"%s: scope %s is given more than once; the last, %s, is used"},
+	"gc-warn-scope-repeated": {
+		"--scope %s が 2 回以上指定されています。1 回で十分です",
+		"--scope %s is given more than once; once is enough"},
+	"gc-warn-config":   {"river gc: 警告: %s", "river gc: warning: %s"},
+	"gc-count-file":    {"ファイル %s 件", "%s file"},
+	"gc-count-files":   {"ファイル %s 件", "%s files"},
+	"gc-count-entry":   {"メモリエントリ %s 件", "%s memory entry"},
+	"gc-count-entries": {"メモリエントリ %s 件", "%s memory entries"},
+	"gc-count-line":    {"ledger 行 %s 件", "%s ledger line"},
+	"gc-count-lines":   {"ledger 行 %s 件", "%s ledger lines"},
+	"gc-count-items":   {"計 %s 件: %s", "%s items: %s"},
+	"gc-count-sep":     {"、", ", "},
+}
