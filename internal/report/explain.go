@@ -4,7 +4,6 @@ package report
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
 
@@ -50,14 +49,7 @@ func judged(v gc.Verdict) bool {
 // ageText words an age in seconds exactly: whole days alone, or days and
 // the time of day left over, so that a comparison with the retention
 // never reads "90 > 90".
-func ageText(secs int64, p printer) string {
-	if secs%86400 == 0 {
-		return p.Sprintf("gc-age-days", strconv.FormatInt(secs/86400, 10))
-	}
-	rest := secs % 86400
-	return p.Sprintf("gc-age-days-time", strconv.FormatInt(secs/86400, 10),
-		fmt.Sprintf("%02d:%02d:%02d", rest/3600, rest%3600/60, rest%60))
-}
+func ageText(secs int64, p printer) string { return Duration(secs, p.lang) }
 
 // retentionSeconds is the age limit in seconds, as the engine compares
 // (a file goes when its timestamp is before now − days × 86400).

@@ -253,6 +253,7 @@ func judge(cfg Config) (judgement, error) {
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
 		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
+		j.out.Warnings = append(j.out.Warnings, freshWarning(scope, so.Removed, so.Stamps, cfg.Now)...)
 		j.out.Scopes = append(j.out.Scopes, so)
 		excludes.see(sc.input.Paths)
 		total += len(sc.files)
@@ -347,7 +348,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive,
+		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
 		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 

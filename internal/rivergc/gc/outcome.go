@@ -149,7 +149,12 @@ const (
 	// before 1970-01-01T00:00:00Z (an mtime of 0, say), which cannot be
 	// judged; they are kept. Path is the first.
 	WarnUnusableTimestamp WarningKind = "unusable-timestamp"
-	// WarnAggressive: Scope would remove N of Total files (> 80%).
+	// WarnFreshRemoved: the count or size limit (Target: "count",
+	// "size" or "count,size") removes N files of Scope younger than
+	// FreshAge; Path is the youngest, Age its age in seconds (SPEC B7).
+	WarnFreshRemoved WarningKind = "fresh-removed"
+	// WarnAggressive: Scope would remove N of Total files (> 80%), not
+	// all of them past the age limit.
 	WarnAggressive WarningKind = "aggressive"
 	// WarnUnprotectedDelete: N files were deleted without the
 	// rename-then-check protection (name too long for the private name,
@@ -175,6 +180,8 @@ type Warning struct {
 	Path     string
 	Target   string
 	N, Total int
+	// Age is WarnFreshRemoved's youngest age, in seconds.
+	Age int64
 	// Err is the system error behind WarnSingleSourceUndecided.
 	Err error
 }
