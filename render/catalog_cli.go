@@ -32,6 +32,9 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-scope-repeated": {
 		"--scope %s が 2 回以上指定されています。1 回で十分です",
 		"--scope %s is given more than once; once is enough"},
+	"gc-cfg-locked-by": {
+		"別の river gc --force 実行 (pid %s、開始 %s、ホスト %s) がこの root のロックを保持しています。何も変更していません",
+		"another river gc --force run (pid %s, started %s, host %s) holds the lock on this root; nothing was changed"},
 	"gc-warn-config":   {"river gc: 警告: %s", "river gc: warning: %s"},
 	"gc-count-file":    {"ファイル %s 件", "%s file"},
 	"gc-count-files":   {"ファイル %s 件", "%s files"},

@@ -84,8 +84,13 @@ type Config struct {
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
 		unlock, err := sweep.Lock(cfg.Root.FD)
+		if errors.Is(err, fserr.ErrLocked) {
+			le := &LockedError{Path: cfg.Root.Path}
+			le.Holder, le.Known = sweep.LockHolder(cfg.Root.FD)
+			return Outcome{}, le
+		}
 		if err != nil {
-			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err)) // fserr.ErrLocked when another run holds it
+			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err))
 		}
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}
