@@ -35,6 +35,25 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-locked-by": {
 		"別の river gc --force 実行 (pid %s、開始 %s、ホスト %s) がこの root のロックを保持しています。何も変更していません",
 		"another river gc --force run (pid %s, started %s, host %s) holds the lock on this root; nothing was changed"},
+	"gc-verdict-outside-root": {"→ root %s の外です。river gc は root の中だけを判定します", "→ outside the root %s; river gc judges only what is inside it"},
+	"gc-explain-opt-in": {
+		"(scope %[1]s がこのパスを対象にしますが、選択されていません。判定するには --scope %[1]s を付けてください)",
+		"(scope %[1]s covers this path but is not selected; add --scope %[1]s to judge it)"},
+	"gc-explain-entries-off-id": {
+		"(scope %[2]s はこのストアのエントリを %[1]s#ID として判定します: --scope %[2]s)",
+		"(scope %[2]s judges this store's entries as %[1]s#ID: --scope %[2]s)"},
+	"gc-explain-entries-off-line": {
+		"(scope %[2]s はこの ledger の行を %[1]s#行番号 として判定します: --scope %[2]s)",
+		"(scope %[2]s judges this ledger's lines as %[1]s#LINE: --scope %[2]s)"},
+	"gc-explain-entries-on-id": {
+		"(エントリは scope %[2]s が %[1]s#ID として判定します。1 件の判定は --explain '%[1]s#ID' で確認できます)",
+		"(its entries are judged by scope %[2]s as %[1]s#ID; --explain '%[1]s#ID' explains one)"},
+	"gc-explain-entries-on-line": {
+		"(行は scope %[2]s が %[1]s#行番号 として判定します。1 行の判定は --explain '%[1]s#行番号' で確認できます)",
+		"(its lines are judged by scope %[2]s as %[1]s#LINE; --explain '%[1]s#LINE' explains one)"},
+	"gc-warn-unused-exclude-root": {
+		"--exclude %s はどのファイルにも一致しませんでした。パターンは現在のディレクトリではなく root %s からの相対パスです。パターンの綴りと scope を確認してください。",
+		"--exclude %s matched no file of the selected scopes; patterns are relative to the root %s, not to the current directory: check the pattern's spelling and the scopes."},
 	"gc-warn-config":   {"river gc: 警告: %s", "river gc: warning: %s"},
 	"gc-count-file":    {"ファイル %s 件", "%s file"},
 	"gc-count-files":   {"ファイル %s 件", "%s files"},

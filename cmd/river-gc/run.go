@@ -194,10 +194,13 @@ func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (b
 	}
 	out.Run = gc.RunInfo{Root: absRoot(cfg.Root.Path), Now: cfg.Now, Version: version.String(), DurationMs: sinceMs(c.start)}
 	// An unused exclude is named as the user typed it ("./x", not the
-	// normalized "/x" that was matched).
+	// normalized "/x" that was matched), with the root it is relative to.
 	for i, w := range out.Warnings {
 		if k := slices.Index(cfg.Excludes, w.Path); w.Kind == gc.WarnUnusedExclude && k >= 0 && k < len(c.Exclude) {
 			out.Warnings[i].Path = c.Exclude[k]
+		}
+		if w.Kind == gc.WarnUnusedExclude { // patterns are the root's, not the working directory's (SPEC B7)
+			out.Warnings[i].Target = out.Run.Root
 		}
 	}
 	err := c.write(out, nil, cfg, stdout, stderr)

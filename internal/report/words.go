@@ -155,6 +155,9 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target),
 			causeText(w.Err, lang), Display(path.Dir(w.Path)))
 	case gc.WarnUnusedExclude:
+		if w.Target != "" {
+			return render.Message(lang, "gc-warn-unused-exclude-root", Display(w.Path), Display(w.Target))
+		}
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnRootFixture, gc.WarnRootInWorkTree:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target))

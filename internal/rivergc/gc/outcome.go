@@ -288,6 +288,9 @@ const (
 	VerdictEntryScopeOff Verdict = "entry-scope-off"
 	VerdictNoEntry       Verdict = "no-entry"
 	VerdictError         Verdict = "error" // could not be examined (Err)
+	// VerdictOutsideRoot: the path, taken from the working directory,
+	// lies outside the root (SPEC B7).
+	VerdictOutsideRoot Verdict = "outside-root"
 )
 
 // Explanation answers "why" for one path (--explain).
@@ -313,4 +316,13 @@ type Explanation struct {
 	// source of VerdictInSource.
 	Below, BelowRemoved int
 	SingleSource        string
+	// OptIn is a scope that is not selected and covers the path (an
+	// opt-in scope, or a default one left out by --scope): the hint
+	// names the flag that judges it (SPEC B7). EntriesAs is the entry
+	// scope whose store the path is: its entries are judged as
+	// Path#NAME.
+	OptIn, EntriesAs skill.Scope
+	EntriesSelected  bool // EntriesAs is selected
+	// Root is the root's name, for VerdictOutsideRoot.
+	Root string
 }
