@@ -58,6 +58,7 @@ type cli struct {
 
 	start time.Time // when the run began, for durationMs
 	notes []note    // warnings about the flags (policy.go)
+	reach []report.Reachable // what unselected store scopes would reclaim (stores.go)
 }
 
 // sinceMs is the milliseconds since start: the record's durationMs, the
@@ -203,6 +204,9 @@ func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (b
 			out.Warnings[i].Target = out.Run.Root
 		}
 	}
+	if !c.Quiet {
+		c.reach = reachable(context.Background(), cfg)
+	}
 	err := c.write(out, nil, cfg, stdout, stderr)
 	return !errors.Is(err, errNoRecord), err
 }
@@ -257,7 +261,7 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 		if c.JSON {
 			summaryTo = stderr
 		}
-		opt := report.Options{Terminal: isTerminal(summaryTo), Verbose: c.Verbose}
+		opt := report.Options{Terminal: isTerminal(summaryTo), Verbose: c.Verbose, Reachable: c.reach}
 		if err := report.Summary(summaryTo, out, cfg.Retention, cfg.Now, lang, opt); err != nil {
 			failed = append(failed, err)
 			if !c.JSON {

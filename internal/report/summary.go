@@ -24,6 +24,17 @@ type Options struct {
 	Terminal bool
 	// Verbose lists every removal, even on a terminal.
 	Verbose bool
+	// Reachable is what the store scopes the run did not select would
+	// reclaim (SPEC B7), named after the warnings with the flags that
+	// reach it.
+	Reachable []Reachable
+}
+
+// Reachable is what one scope that was not selected would reclaim.
+type Reachable struct {
+	Scope skill.Scope
+	Items int
+	Bytes skill.Bytes
 }
 
 // TerminalRemovals is how many removals a terminal shows without --verbose.
@@ -201,6 +212,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	for _, wa := range o.Warnings {
 		fmt.Fprintf(b, "%s: %s\n", p.Sprintf("gc-warning"), WarningText(wa, lang))
 	}
+	writeReachable(b, p, opt.Reachable)
 	for _, s := range o.Scopes {
 		for _, q := range s.Result.Questions {
 			fmt.Fprintf(b, "%s %s: %s\n", p.Sprintf("gc-question"), s.Scope, render.QuestionMessage(q, s.Scope, lang))
@@ -210,6 +222,25 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		b.WriteString(p.Sprintf("gc-errors", strconv.Itoa(len(o.Errors))) + "\n")
 	}
 	return b.Flush()
+}
+
+// writeReachable names what the unselected store scopes would reclaim
+// and the flags that reach it: one line for the total and the flags, one
+// per scope.
+func writeReachable(b *bufio.Writer, p printer, rs []Reachable) {
+	if len(rs) == 0 {
+		return
+	}
+	flags := ""
+	for _, r := range rs {
+		flags += " --scope " + string(r.Scope)
+	}
+	b.WriteString(p.Sprintf("gc-reach", flags[1:]) + "\n")
+	for _, r := range rs {
+		var t totals
+		t.files, t.kinds[countKind(r.Scope)] = r.Items, r.Items
+		b.WriteString("  " + p.Sprintf("gc-reach-scope", string(r.Scope), HumanBytes(r.Bytes.String()), countWords(p, t)) + "\n")
+	}
 }
 
 // removalCells are one removal's columns: reason, size, age in days,
