@@ -57,7 +57,7 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-reach": {
 		"River Review のストアにも削除できるものがありますが、選択された scope には含まれません。対象にするには %s を付けてください (まず dry-run で確認できます):",
 		"River Review's stores hold more to reclaim, outside the selected scopes; add %s to reach it (a dry-run shows it first):"},
-	"gc-reach-scope": {"scope %s: %s (%s)", "scope %s: %s (%s)"},
+	"gc-reach-scope":   {"scope %s: %s (%s)", "scope %s: %s (%s)"},
 	"gc-warn-config":   {"river gc: 警告: %s", "river gc: warning: %s"},
 	"gc-count-file":    {"ファイル %s 件", "%s file"},
 	"gc-count-files":   {"ファイル %s 件", "%s files"},

@@ -56,8 +56,8 @@ type cli struct {
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
-	start time.Time // when the run began, for durationMs
-	notes []note    // warnings about the flags (policy.go)
+	start time.Time          // when the run began, for durationMs
+	notes []note             // warnings about the flags (policy.go)
 	reach []report.Reachable // what unselected store scopes would reclaim (stores.go)
 }
 
