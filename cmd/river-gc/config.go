@@ -151,6 +151,8 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		Excludes:  excludes,
 		Mode:      mode,
 		Metadata:  c.Timestamp == "metadata",
+		// --verbose lists the protected files too (SPEC B7).
+		ListProtected: c.Verbose,
 	}, nil
 }
 

@@ -208,6 +208,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(t.files-shown)) + "\n")
 		}
 	}
+	writeProtected(b, p, o.ProtectedFiles, opt.Terminal)
 	writeInterrupted(b, p, o.Interrupted, opt.Terminal && !opt.Verbose)
 	for _, wa := range o.Warnings {
 		fmt.Fprintf(b, "%s: %s\n", p.Sprintf("gc-warning"), WarningText(wa, lang))
@@ -222,6 +223,32 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		b.WriteString(p.Sprintf("gc-errors", strconv.Itoa(len(o.Errors))) + "\n")
 	}
 	return b.Flush()
+}
+
+// writeProtected lists the protected files with their rule (--verbose,
+// SPEC B7), bounded as the removals are without --verbose: the first
+// TerminalRemovals on a terminal, LogRemovals elsewhere, and a count of
+// the rest (the JSON has them all).
+func writeProtected(b *bufio.Writer, p printer, ps []gc.ProtectedFile, terminal bool) {
+	if len(ps) == 0 {
+		return
+	}
+	b.WriteString(p.Sprintf("gc-protected-list", strconv.Itoa(len(ps))) + "\n")
+	shown := min(len(ps), LogRemovals)
+	if terminal {
+		shown = min(len(ps), TerminalRemovals)
+	}
+	w := cols(p.Sprintf("gc-col-rule"))
+	for _, pf := range ps[:shown] {
+		w = max(w, cols(p.Sprintf("gc-rule-"+string(pf.Rule))))
+	}
+	b.WriteString("  " + pad(p.Sprintf("gc-col-rule"), w, true) + "  " + pad(p.Sprintf("gc-scope"), 16, true) + "  " + p.Sprintf("gc-col-path") + "\n")
+	for _, pf := range ps[:shown] {
+		b.WriteString("  " + pad(p.Sprintf("gc-rule-"+string(pf.Rule)), w, true) + "  " + pad(string(pf.Scope), 16, true) + "  " + Display(pf.Path) + "\n")
+	}
+	if shown < len(ps) {
+		b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(len(ps)-shown)) + "\n")
+	}
 }
 
 // writeReachable names what the unselected store scopes would reclaim

@@ -200,10 +200,12 @@ func (fv fileVerdict) explain(now int64) Explanation {
 		Timestamp: f.Timestamp, Source: f.TimestampSource, AgeDays: days, Decision: fv.decision}
 }
 
-// classify records, for --explain only, the one rule that decided each
-// file of a judged scope, in the engine's order (SPEC A7).
+// classify records, for --explain, the one rule that decided each file
+// of a judged scope, in the engine's order (SPEC A7); with
+// Config.ListProtected, the protected files and their rule go to the
+// outcome (--verbose).
 func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, cfg Config) {
-	if !cfg.explain {
+	if !cfg.explain && !cfg.ListProtected {
 		return
 	}
 	removed := make(map[string]skill.Decision, len(res.Removed))
@@ -238,7 +240,15 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		case isRemoved:
 			fv.verdict, fv.decision = VerdictRemove, d
 		}
-		j.files[f.Path] = fv
+		if cfg.explain {
+			j.files[f.Path] = fv
+		}
+		switch fv.verdict {
+		case VerdictTracked, VerdictLive, VerdictGuarded, VerdictExcluded:
+			if cfg.ListProtected {
+				j.out.ProtectedFiles = append(j.out.ProtectedFiles, ProtectedFile{Path: f.Path, Scope: scope, Rule: fv.verdict})
+			}
+		}
 	}
 }
 

@@ -58,6 +58,9 @@ type Config struct {
 	Intend func(temp, target string) error
 	// explain makes judge record every file's verdict (Explain).
 	explain bool
+	// ListProtected makes the outcome list the protected files with
+	// their rule (--verbose; SPEC B7).
+	ListProtected bool
 	// Scanned, when set, is told after each scope how many files have been
 	// scanned so far; Progress how far deletion has come.
 	Scanned  func(files int)

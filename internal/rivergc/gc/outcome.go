@@ -186,9 +186,20 @@ type Warning struct {
 	Err error
 }
 
+// ProtectedFile is a file (or entry) a rule kept whatever its age: Rule
+// is VerdictGuarded, VerdictLive, VerdictExcluded or VerdictTracked.
+type ProtectedFile struct {
+	Path  string
+	Scope skill.Scope
+	Rule  Verdict
+}
+
 // Outcome is the whole run, in the orders of SPEC Part B.
 type Outcome struct {
-	Mode Mode
+	// ProtectedFiles lists, with Config.ListProtected, every protected
+	// file of the selected scopes, in scope order then path order.
+	ProtectedFiles []ProtectedFile
+	Mode           Mode
 	// Scopes hold the removals, each scope's in path order; Removed
 	// merges them into removed[].
 	Scopes   []ScopeOutcome
