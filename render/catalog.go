@@ -167,6 +167,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-unreadable-entry": {
 		"scope %s: 読めない行 %s 件を保持しました (最初: %s)。JSON オブジェクトで RFC 3339 の timestamp を持つ行だけが判定されます。",
 		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object with an RFC 3339 timestamp is judged."},
+	"gc-warn-undecided-entry": {
+		"scope %s: River Review の読み方を river gc が再現できない値 (有効期限など) を持つエントリ %s 件を保持しました (最初: %s)。",
+		"scope %s: entries kept because a value deciding them (an expiry) is one river gc cannot read as River Review does: %s (first: %s)."},
 	"gc-warn-future-timestamp": {
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},

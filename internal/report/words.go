@@ -168,7 +168,8 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target))
 	case gc.WarnAggressive:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
-	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo, gc.WarnUnreadableEntry:
+	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo, gc.WarnUnreadableEntry,
+		gc.WarnUndecidedEntry:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, Display(w.Path))
 	case gc.WarnUnprotectedDelete:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)

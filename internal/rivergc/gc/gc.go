@@ -262,6 +262,10 @@ func judge(cfg Config) (judgement, error) {
 		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
 		j.out.Scopes = append(j.out.Scopes, so)
 		excludes.see(sc.input.Paths)
+		if store != nil {
+			// A pattern naming the store protects its entries: used.
+			excludes.see([]skill.Entry{{Path: scope.Store()}})
+		}
 		total += len(sc.files)
 		if cfg.Scanned != nil {
 			cfg.Scanned(total)
@@ -354,7 +358,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive,
+		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive,
 		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 
