@@ -76,7 +76,7 @@ type Store struct {
 	// Path is the store's root-relative path.
 	Path    string
 	Entries []Entry
-	refs []ref
+	refs    []ref
 	// open and close are the offsets of the memory index's entries array
 	// brackets ('[' and ']'); -1 for the ledger.
 	open, close int
