@@ -63,6 +63,7 @@ var allowed = map[string][]string{
 	"bench/ratio":                   {"bench/internal/measure", "internal/synth"},
 	"bench/gctree":                  {},
 	"bench/rivergc":                 {"bench/internal/measure"},
+	"bench/s3":                      {"bench/internal/measure", "internal/s3test"},
 	"bench/internal/measure":        {},
 	"bench/hostileprof":             {"internal/rivergc/gc", "internal/cliparse", "internal/jsonnum", "skill"},
 	"integrations/workflow":         {},
