@@ -61,6 +61,7 @@ var allowed = map[string][]string{
 	"internal/upstream":        {"internal/contracts"},
 	"internal/npmtest":         {},
 	"internal/longtest":        {},
+	"internal/s3test":          {"internal/longtest"},
 	"internal/deps":            {},
 
 	"bench/baseline":                {},
