@@ -41,6 +41,7 @@ var allowed = map[string][]string{
 	"internal/backend":             {},
 	"internal/bucket":              {"internal/backend"},
 	"internal/backend/backendtest": {"internal/backend"},
+	"internal/backend/disk":        {"internal/backend", "internal/eintr", "internal/fserr", "internal/rivergc/rewrite", "internal/rivergc/sweep"},
 	"cmd/river-gc": {"internal/backend", "internal/bucket", "internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},
 
