@@ -63,10 +63,9 @@ const ledger = `{"timestamp":"2024-01-01T00:00:00Z","a":1}
 {"timestamp":"2026-11-29T00:00:00Z","a":4}
 `
 
-// twinNow is --now for the twin tree; the mtimes are set well before it.
-const twinNow = "2026-12-01T00:00:00Z"
-
-var twinArgs = []string{"--json", "--now", twinNow, "--scope", "all", "--scope", "runs", "--scope", "memory-entries", "--scope", "eval-ledger",
+// twinArgs judge the twin tree a day after the objects were written (so
+// what is judged by mtime is recent, not in the future).
+var twinArgs = []string{"--json", "--now", time.Now().UTC().Add(24 * time.Hour).Format(time.RFC3339), "--scope", "all", "--scope", "runs", "--scope", "memory-entries", "--scope", "eval-ledger",
 	"--retention-days", "90"}
 
 // bucketEnv is the environment of a river-gc run on srv: the SDK's
