@@ -113,9 +113,9 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 		out.Warnings = append(out.Warnings, Warning{Kind: WarnVersioned, Path: cfg.Root.Path, N: n})
 	}
 	out.sort()
+	out.Requests = b.Requests()
 	recorded, err := true, error(nil)
 	if cfg.Record != nil {
-		out.Requests = b.Requests()
 		recorded, err = cfg.Record(out)
 	}
 	if cfg.Mode == Force && recorded && rerr == nil {
