@@ -22,15 +22,16 @@ import (
 // and the SDK's standard retries.
 func (s *Server) Client() *s3.Client { return s.ClientAt(s.Endpoint) }
 
-// ClientAt is Client with another endpoint: a FaultProxy's URL in front
-// of the same engine, say.
-func (s *Server) ClientAt(endpoint string) *s3.Client {
+// ClientAt is Client with another endpoint (a FaultProxy's URL in front
+// of the same engine, say) and options (o.RetryMaxAttempts = 1 to see
+// each fault instead of the SDK's retries).
+func (s *Server) ClientAt(endpoint string, optFns ...func(*s3.Options)) *s3.Client {
 	return s3.New(s3.Options{
 		Region:       s.Region,
 		BaseEndpoint: aws.String(endpoint),
 		UsePathStyle: true,
 		Credentials:  credentials.NewStaticCredentialsProvider(s.AccessKey, s.SecretKey, ""),
-	})
+	}, optFns...)
 }
 
 var bucketSeq atomic.Int64

@@ -65,6 +65,9 @@ func Launch(bin, parent string) (*Engine, error) {
 			return e, nil
 		}
 		last = err
+		if !strings.Contains(err.Error(), "address already in use") {
+			break
+		}
 	}
 	return nil, last
 }
@@ -137,6 +140,11 @@ func weedArgs(dir string, p []int) []string {
 // master.toml (read from weed's working directory) that grows one volume
 // per bucket, not seven, so hundreds of test buckets fit.
 func (e *Engine) writeConfig() error {
+	for _, sub := range []string{"data", "master"} {
+		if err := os.Mkdir(filepath.Join(e.Dir, sub), 0o755); err != nil {
+			return err
+		}
+	}
 	ident := map[string]any{"identities": []any{map[string]any{
 		"name":        "admin",
 		"credentials": []any{map[string]string{"accessKey": e.AccessKey, "secretKey": e.SecretKey}},

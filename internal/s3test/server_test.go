@@ -254,3 +254,26 @@ func weedPath(t *testing.T) string {
 	}
 	return bin
 }
+
+// TestBuildWeed builds (or finds cached) the pinned weed and runs it;
+// .ci/run runs it alone first, so the cold build is not timed against
+// the suite's go test timeout.
+func TestBuildWeed(t *testing.T) {
+	longtest.Require(t, "building the pinned S3 engine (SeaweedFS)")
+	repo, err := FindRepo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := BuildWeed(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "version").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "version") {
+		t.Fatalf("%s version: %v\n%s", bin, err, out)
+	}
+	again, err := BuildWeed(repo)
+	if err != nil || again != bin {
+		t.Errorf("second BuildWeed = %q, %v; want the cached %q", again, err, bin)
+	}
+}
