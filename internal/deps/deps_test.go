@@ -26,16 +26,23 @@ var allowed = map[string][]string{
 	"internal/rivergc/scan":     {"internal/rivergc/ident", "internal/eintr", "internal/fserr", "internal/rfc3339", "skill"},
 	"internal/rivergc/sweep":    {"internal/rivergc/ident", "internal/eintr", "internal/fserr"},
 	"internal/rivergc/gitindex": {"internal/rivergc/ident", "internal/eintr", "internal/fserr"},
-	"internal/rivergc/gc":       {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/journal", "internal/rivergc/scan", "skill", "internal/rivergc/sweep", "internal/rivergc/entries", "internal/rivergc/rewrite", "internal/rfc3339"},
-	"internal/rivergc/ident":    {"internal/eintr"},
-	"internal/rivergc/journal":  {"internal/eintr", "internal/fserr"},
-	"internal/rivergc/outfile":  {"internal/rivergc/ident", "internal/rivergc/gc", "internal/rivergc/journal", "skill"},
-	"internal/rivergc/entries":  {"internal/rfc3339"},
-	"internal/rivergc/rewrite":  {"internal/rivergc/ident", "internal/eintr", "internal/fserr"},
-	"internal/report":           {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
+	"internal/rivergc/gc": {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/journal", "internal/rivergc/scan", "skill", "internal/rivergc/sweep", "internal/rivergc/entries", "internal/rivergc/rewrite", "internal/rfc3339",
+		"internal/backend"}, // a bucket root runs through the backend seam (SPEC Part H)
+	"internal/rivergc/ident":   {"internal/eintr"},
+	"internal/rivergc/journal": {"internal/eintr", "internal/fserr"},
+	"internal/rivergc/outfile": {"internal/rivergc/ident", "internal/rivergc/gc", "internal/rivergc/journal", "skill"},
+	"internal/rivergc/entries": {"internal/rfc3339"},
+	"internal/rivergc/rewrite": {"internal/rivergc/ident", "internal/eintr", "internal/fserr"},
+	"internal/report":          {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
 
 	"cmd/plangate-gc": {"internal/clidoc", "internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},
-	"cmd/river-gc": {"internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/cliparse", "internal/progress", "internal/rfc3339",
+	// The backend seam (SPEC Part H): backend knows no implementation;
+	// bucket is the S3 one, on the AWS SDK; backendtest is the shared suite.
+	"internal/backend":             {},
+	"internal/bucket":              {"internal/backend"},
+	"internal/backend/backendtest": {"internal/backend"},
+	"internal/backend/disk":        {"internal/backend", "internal/eintr", "internal/fserr", "internal/rivergc/rewrite", "internal/rivergc/sweep"},
+	"cmd/river-gc": {"internal/backend", "internal/bucket", "internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},
 
 	"internal/eintr":           {},
