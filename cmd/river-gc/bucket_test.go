@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -342,5 +343,71 @@ func TestBucketCredentialsNeverPrinted(t *testing.T) {
 				t.Errorf("%v: the secret key is printed:\n%s\n%s", c.args, out, stderr)
 			}
 		}
+	}
+}
+
+// withEndpoint is env with the S3 endpoint replaced (a proxy's).
+func withEndpoint(env []string, endpoint string) []string {
+	return append(slices.Clone(env), "AWS_ENDPOINT_URL_S3="+endpoint)
+}
+
+// TestBucketCanaryRefusesIgnoredConditions (SPEC H3): behind a server
+// that accepts every condition and honours none (the proxy strips them
+// and re-signs), --force is a config error naming what was ignored, and
+// nothing of the root is deleted; a dry-run, which writes nothing, runs.
+func TestBucketCanaryRefusesIgnoredConditions(t *testing.T) {
+	srv := s3test.Start(t)
+	name := srv.Bucket(t, false)
+	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a"})
+	p := s3test.Proxy(t, srv, s3test.StripConditions())
+	env := withEndpoint(bucketEnv(srv), p.URL)
+	_, stderr, code := runGC(t, env, "--force", "--json", "--root", "s3://"+name+"/r", "--now", future)
+	if code != 2 || !bytes.Contains(stderr, []byte(backend.IgnoredIfNoneMatch)) {
+		t.Errorf("--force behind a server ignoring conditions: exit %d, stderr %s", code, stderr)
+	}
+	if got := keysIn(t, srv, name, "r/"); !slices.Equal(got, []string{".river/tmp/a.tmp"}) {
+		t.Errorf("left %q, want the object untouched and no canary", got)
+	}
+	if p.Count(s3test.KindDeleteBatch) > 1 {
+		t.Errorf("%d DeleteObjects requests: only the canary's own cleanup may be sent", p.Count(s3test.KindDeleteBatch))
+	}
+	out, stderr, code := runGC(t, env, "--json", "--root", "s3://"+name+"/r", "--now", future)
+	if code != 0 || len(readRecord(t, out).Removed) != 1 || p.Count(s3test.KindPut) != 2 {
+		t.Errorf("a dry-run through the same server: exit %d, %d PUTs (the canary's two only)\n%s", code, p.Count(s3test.KindPut), stderr)
+	}
+}
+
+// TestBucketCostIsNearTheMinimum (SPEC H6): a --force run over 2,500
+// objects judged by LastModified sends one list page and one delete batch
+// per 1000 objects, one journal object, and a handful of fixed requests;
+// the record's counts match what the server saw.
+func TestBucketCostIsNearTheMinimum(t *testing.T) {
+	srv := s3test.Start(t)
+	name := srv.Bucket(t, false)
+	tree := map[string]string{}
+	for i := range 2500 {
+		tree[fmt.Sprintf(".river/tmp/%04d.tmp", i)] = "x"
+	}
+	upload(t, srv, name, "", "", tree)
+	p := s3test.Proxy(t, srv)
+	out, stderr, code := runGC(t, withEndpoint(bucketEnv(srv), p.URL), "--force", "--json", "--timestamp", "mtime",
+		"--scope", "tmp", "--root", "s3://"+name, "--now", future, "--max-entries", "1000000")
+	if code != 0 || len(readRecord(t, out).Removed) != 2500 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rec struct{ Requests map[string]int }
+	if err := json.Unmarshal(out, &rec); err != nil {
+		t.Fatal(err)
+	}
+	// After the record: the lock's release and the journal's removal.
+	if got := p.Count(s3test.KindDeleteBatch); rec.Requests["DeleteObjects"] != 3+2 || got != rec.Requests["DeleteObjects"]+2 {
+		t.Errorf("DeleteObjects: record %d, server %d; want 3 batches and the canary's 2, then 2 more", rec.Requests["DeleteObjects"], got)
+	}
+	// The minimum is 3 list pages and 3 delete batches. Fixed: the root
+	// check and the other tmp prefix (2 lists), the canary (3 PUTs, 2
+	// deletes, 1 HEAD), the lock (PUT, release), the journal (list, one
+	// batch object, done, removal), the versioning probe: 16.
+	if total, min := p.Total(), 6; total > min+16 {
+		t.Errorf("%d requests for 2500 objects (%v); want at most %d", total, rec.Requests, min+16)
 	}
 }
