@@ -193,8 +193,7 @@ func TestBucketTwinTree(t *testing.T) {
 		return nil
 	})
 	slices.Sort(onDisk)
-	onDisk = slices.DeleteFunc(onDisk, func(p string) bool { return strings.HasPrefix(p, ".river/gc-") })
-	inBucket := keysIn(t, srv, name, "org/repo/")
+	inBucket := slices.DeleteFunc(keysIn(t, srv, name, "org/repo/"), func(k string) bool { return k == gc.RootMarker })
 	if !slices.Equal(onDisk, inBucket) {
 		t.Errorf("after --force\ndisk:   %q\nbucket: %q", onDisk, inBucket)
 	}
@@ -253,8 +252,8 @@ func TestBucketLockIsExclusive(t *testing.T) {
 	if _, stderr, code := runGC(t, bucketEnv(srv), args...); code != 0 {
 		t.Fatalf("a stale lease was not taken over: exit %d\n%s", code, stderr)
 	}
-	if left := keysIn(t, srv, name, "r/.river/"); len(left) != 0 {
-		t.Errorf("left behind: %q (the lock released, the journal removed)", left)
+	if left := keysIn(t, srv, name, "r/"); !slices.Equal(left, []string{gc.RootMarker}) {
+		t.Errorf("left behind: %q; want only the root marker (the lock released, the journal removed)", left)
 	}
 }
 
@@ -365,7 +364,7 @@ func TestBucketCanaryRefusesIgnoredConditions(t *testing.T) {
 	if code != 2 || !bytes.Contains(stderr, []byte(backend.IgnoredIfNoneMatch)) {
 		t.Errorf("--force behind a server ignoring conditions: exit %d, stderr %s", code, stderr)
 	}
-	if got := keysIn(t, srv, name, "r/"); !slices.Equal(got, []string{".river/tmp/a.tmp"}) {
+	if got := keysIn(t, srv, name, "r/"); !slices.Equal(got, []string{".river/tmp/a.tmp"}) { // the canary runs before the marker
 		t.Errorf("left %q, want the object untouched and no canary", got)
 	}
 	if p.Count(s3test.KindDeleteBatch) > 1 {
@@ -406,8 +405,59 @@ func TestBucketCostIsNearTheMinimum(t *testing.T) {
 	// The minimum is 3 list pages and 3 delete batches. Fixed: the root
 	// check and the other tmp prefix (2 lists), the canary (3 PUTs, 2
 	// deletes, 1 HEAD), the lock (PUT, release), the journal (list, one
-	// batch object, done, removal), the versioning probe: 16.
-	if total, min := p.Total(), 6; total > min+16 {
-		t.Errorf("%d requests for 2500 objects (%v); want at most %d", total, rec.Requests, min+16)
+	// batch object, done, removal), the root marker, the versioning
+	// probe: 17.
+	if total, min := p.Total(), 6; total > min+17 {
+		t.Errorf("%d requests for 2500 objects (%v); want at most %d", total, rec.Requests, min+17)
+	}
+}
+
+// TestBucketLostAnswersLoseNoRecord (SPEC H6, B4): a DeleteObjects whose
+// answer is lost after the engine acted is retried by the SDK; the keys
+// then found gone count as deleted, so removed[] names every object the
+// engine deleted. When every attempt's answer is lost, the run cannot
+// tell (exit 1, errors[]) and keeps its journal, so the next run names
+// what is gone.
+func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
+	srv := s3test.Start(t)
+	for _, c := range []struct {
+		name   string
+		faults []s3test.Fault
+		code   int
+	}{
+		// The canary sends DeleteObjects 1 and 2; the run's batch is 3.
+		{"answer-lost-once", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3)}, 0},
+		{"every-answer-lost", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3),
+			s3test.DropResponse(s3test.KindDeleteBatch, 4), s3test.DropResponse(s3test.KindDeleteBatch, 5)}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			name := srv.Bucket(t, false)
+			upload(t, srv, name, "", "", map[string]string{".river/tmp/a.tmp": "a", ".river/tmp/b.tmp": "b"})
+			p := s3test.Proxy(t, srv, c.faults...)
+			args := []string{"--force", "--json", "--root", "s3://" + name, "--now", future}
+			out, stderr, code := runGC(t, withEndpoint(bucketEnv(srv), p.URL), args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\n%s", code, c.code, stderr)
+			}
+			gone := []string{".river/tmp/a.tmp", ".river/tmp/b.tmp"}
+			if left := keysIn(t, srv, name, ".river/tmp/"); len(left) != 0 {
+				t.Fatalf("the engine kept %q: the fault did not act as planned", left)
+			}
+			var named []string
+			for _, r := range readRecord(t, out).Removed {
+				named = append(named, r.Path)
+			}
+			if c.code == 0 {
+				if !slices.Equal(named, gone) {
+					t.Errorf("removed %q, want %q", named, gone)
+				}
+				return
+			}
+			next, _, _ := runGC(t, bucketEnv(srv), "--json", "--root", "s3://"+name)
+			in := readRecord(t, next).Interrupted
+			if in == nil || !slices.Equal(slices.Concat(named, in.Removed), gone) && !slices.Equal(in.Removed, gone) {
+				t.Errorf("this run named %q, the next %+v; want every deleted object named", named, in)
+			}
+		})
 	}
 }
