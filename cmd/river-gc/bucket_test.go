@@ -164,9 +164,29 @@ func TestBucketTwinTree(t *testing.T) {
 	upload(t, srv, name, "org/repo/", dir, twinTree)
 	env := bucketEnv(srv)
 	same := []string{"removed", "keptSummary", "scopes", "retention", "errors"}
+	bucketRoot := "s3://" + name + "/org/repo"
+	// Policies other than age, with their tie-breaks, and an exclude; the
+	// engine's input (--emit-inventory) must be the same bytes too.
+	for _, extra := range [][]string{
+		{"--max-entries", "1", "--retention-days", "100000"},
+		{"--max-size-mb", "0.00005", "--retention-days", "100000", "--exclude", ".river/memory/old.json"},
+	} {
+		args := append(slices.Clone(twinArgs), extra...)
+		disk, _, _ := runGC(t, env, append([]string{"--root", dir}, args...)...)
+		obj, _, _ := runGC(t, env, append([]string{"--root", bucketRoot}, args...)...)
+		if d, o := fields(t, disk, same...), fields(t, obj, same...); d["removed"] != o["removed"] || d["keptSummary"] != o["keptSummary"] {
+			t.Errorf("%v: removed differs\ndisk:   %s\nbucket: %s", extra, d["removed"], o["removed"])
+		}
+		inv := []string{"--emit-inventory", "--now", twinArgs[2], "--scope", "all", "--scope", "memory-entries", "--scope", "eval-ledger"}
+		dinv, _, _ := runGC(t, env, append([]string{"--root", dir}, inv...)...)
+		oinv, _, _ := runGC(t, env, append([]string{"--root", bucketRoot}, inv...)...)
+		if !bytes.Equal(dinv, oinv) || len(dinv) == 0 {
+			t.Errorf("--emit-inventory differs\ndisk:   %s\nbucket: %s", dinv, oinv)
+		}
+	}
 	for _, mode := range []string{"--dry-run", "--force"} {
 		disk, derr, dcode := runGC(t, env, append([]string{mode, "--root", dir}, twinArgs...)...)
-		obj, oerr, ocode := runGC(t, env, append([]string{mode, "--root", "s3://" + name + "/org/repo"}, twinArgs...)...)
+		obj, oerr, ocode := runGC(t, env, append([]string{mode, "--root", bucketRoot}, twinArgs...)...)
 		if dcode != 0 || ocode != 0 {
 			t.Fatalf("%s: exit %d (disk), %d (bucket)\n%s\n%s", mode, dcode, ocode, derr, oerr)
 		}
