@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,9 +164,29 @@ func TestBucketTwinTree(t *testing.T) {
 	upload(t, srv, name, "org/repo/", dir, twinTree)
 	env := bucketEnv(srv)
 	same := []string{"removed", "keptSummary", "scopes", "retention", "errors"}
+	bucketRoot := "s3://" + name + "/org/repo"
+	// Policies other than age, with their tie-breaks, and an exclude; the
+	// engine's input (--emit-inventory) must be the same bytes too.
+	for _, extra := range [][]string{
+		{"--max-entries", "1", "--retention-days", "100000"},
+		{"--max-size-mb", "0.00005", "--retention-days", "100000", "--exclude", ".river/memory/old.json"},
+	} {
+		args := append(slices.Clone(twinArgs), extra...)
+		disk, _, _ := runBucketGC(t, env, append([]string{"--root", dir}, args...)...)
+		obj, _, _ := runBucketGC(t, env, append([]string{"--root", bucketRoot}, args...)...)
+		if d, o := fields(t, disk, same...), fields(t, obj, same...); d["removed"] != o["removed"] || d["keptSummary"] != o["keptSummary"] {
+			t.Errorf("%v: removed differs\ndisk:   %s\nbucket: %s", extra, d["removed"], o["removed"])
+		}
+		inv := []string{"--emit-inventory", "--now", twinArgs[2], "--scope", "all", "--scope", "memory-entries", "--scope", "eval-ledger"}
+		dinv, _, _ := runBucketGC(t, env, append([]string{"--root", dir}, inv...)...)
+		oinv, _, _ := runBucketGC(t, env, append([]string{"--root", bucketRoot}, inv...)...)
+		if !bytes.Equal(dinv, oinv) || len(dinv) == 0 {
+			t.Errorf("--emit-inventory differs\ndisk:   %s\nbucket: %s", dinv, oinv)
+		}
+	}
 	for _, mode := range []string{"--dry-run", "--force"} {
 		disk, derr, dcode := runBucketGC(t, env, append([]string{mode, "--root", dir}, twinArgs...)...)
-		obj, oerr, ocode := runBucketGC(t, env, append([]string{mode, "--root", "s3://" + name + "/org/repo"}, twinArgs...)...)
+		obj, oerr, ocode := runBucketGC(t, env, append([]string{mode, "--root", bucketRoot}, twinArgs...)...)
 		if dcode != 0 || ocode != 0 {
 			t.Fatalf("%s: exit %d (disk), %d (bucket)\n%s\n%s", mode, dcode, ocode, derr, oerr)
 		}
@@ -192,8 +213,7 @@ func TestBucketTwinTree(t *testing.T) {
 		return nil
 	})
 	slices.Sort(onDisk)
-	onDisk = slices.DeleteFunc(onDisk, func(p string) bool { return strings.HasPrefix(p, ".river/gc-") })
-	inBucket := keysIn(t, srv, name, "org/repo/")
+	inBucket := slices.DeleteFunc(keysIn(t, srv, name, "org/repo/"), func(k string) bool { return k == gc.RootMarker })
 	if !slices.Equal(onDisk, inBucket) {
 		t.Errorf("after --force\ndisk:   %q\nbucket: %q", onDisk, inBucket)
 	}
@@ -252,8 +272,8 @@ func TestBucketLockIsExclusive(t *testing.T) {
 	if _, stderr, code := runBucketGC(t, bucketEnv(srv), args...); code != 0 {
 		t.Fatalf("a stale lease was not taken over: exit %d\n%s", code, stderr)
 	}
-	if left := keysIn(t, srv, name, "r/.river/"); len(left) != 0 {
-		t.Errorf("left behind: %q (the lock released, the journal removed)", left)
+	if left := keysIn(t, srv, name, "r/"); !slices.Equal(left, []string{gc.RootMarker}) {
+		t.Errorf("left behind: %q; want only the root marker (the lock released, the journal removed)", left)
 	}
 }
 
@@ -342,5 +362,122 @@ func TestBucketCredentialsNeverPrinted(t *testing.T) {
 				t.Errorf("%v: the secret key is printed:\n%s\n%s", c.args, out, stderr)
 			}
 		}
+	}
+}
+
+// withEndpoint is env with the S3 endpoint replaced (a proxy's).
+func withEndpoint(env []string, endpoint string) []string {
+	return append(slices.Clone(env), "AWS_ENDPOINT_URL_S3="+endpoint)
+}
+
+// TestBucketCanaryRefusesIgnoredConditions (SPEC H3): behind a server
+// that accepts every condition and honours none (the proxy strips them
+// and re-signs), --force is a config error naming what was ignored, and
+// nothing of the root is deleted; a dry-run, which writes nothing, runs.
+func TestBucketCanaryRefusesIgnoredConditions(t *testing.T) {
+	srv := s3test.Start(t)
+	name := srv.Bucket(t, false)
+	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a"})
+	p := s3test.Proxy(t, srv, s3test.StripConditions())
+	env := withEndpoint(bucketEnv(srv), p.URL)
+	_, stderr, code := runBucketGC(t, env, "--force", "--json", "--root", "s3://"+name+"/r", "--now", future)
+	if code != 2 || !bytes.Contains(stderr, []byte(backend.IgnoredIfNoneMatch)) {
+		t.Errorf("--force behind a server ignoring conditions: exit %d, stderr %s", code, stderr)
+	}
+	if got := keysIn(t, srv, name, "r/"); !slices.Equal(got, []string{".river/tmp/a.tmp"}) { // the canary runs before the marker
+		t.Errorf("left %q, want the object untouched and no canary", got)
+	}
+	if p.Count(s3test.KindDeleteBatch) > 1 {
+		t.Errorf("%d DeleteObjects requests: only the canary's own cleanup may be sent", p.Count(s3test.KindDeleteBatch))
+	}
+	out, stderr, code := runBucketGC(t, env, "--json", "--root", "s3://"+name+"/r", "--now", future)
+	if code != 0 || len(readRecord(t, out).Removed) != 1 || p.Count(s3test.KindPut) != 2 {
+		t.Errorf("a dry-run through the same server: exit %d, %d PUTs (the canary's two only)\n%s", code, p.Count(s3test.KindPut), stderr)
+	}
+}
+
+// TestBucketCostIsNearTheMinimum (SPEC H6): a --force run over 2,500
+// objects judged by LastModified sends one list page and one delete batch
+// per 1000 objects, one journal object, and a handful of fixed requests;
+// the record's counts match what the server saw.
+func TestBucketCostIsNearTheMinimum(t *testing.T) {
+	srv := s3test.Start(t)
+	name := srv.Bucket(t, false)
+	tree := map[string]string{}
+	for i := range 2500 {
+		tree[fmt.Sprintf(".river/tmp/%04d.tmp", i)] = "x"
+	}
+	upload(t, srv, name, "", "", tree)
+	p := s3test.Proxy(t, srv)
+	out, stderr, code := runBucketGC(t, withEndpoint(bucketEnv(srv), p.URL), "--force", "--json", "--timestamp", "mtime",
+		"--scope", "tmp", "--root", "s3://"+name, "--now", future, "--max-entries", "1000000")
+	if code != 0 || len(readRecord(t, out).Removed) != 2500 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rec struct{ Requests map[string]int }
+	if err := json.Unmarshal(out, &rec); err != nil {
+		t.Fatal(err)
+	}
+	// After the record: the lock's release and the journal's removal.
+	if got := p.Count(s3test.KindDeleteBatch); rec.Requests["DeleteObjects"] != 3+2 || got != rec.Requests["DeleteObjects"]+2 {
+		t.Errorf("DeleteObjects: record %d, server %d; want 3 batches and the canary's 2, then 2 more", rec.Requests["DeleteObjects"], got)
+	}
+	// The minimum is 3 list pages and 3 delete batches. Fixed: the root
+	// check and the other tmp prefix (2 lists), the canary (3 PUTs, 2
+	// deletes, 1 HEAD), the lock (PUT, release), the journal (list, one
+	// batch object, done, removal), the root marker, the versioning
+	// probe: 17.
+	if total, min := p.Total(), 6; total > min+17 {
+		t.Errorf("%d requests for 2500 objects (%v); want at most %d", total, rec.Requests, min+17)
+	}
+}
+
+// TestBucketLostAnswersLoseNoRecord (SPEC H6, B4): a DeleteObjects whose
+// answer is lost after the engine acted is retried by the SDK; the keys
+// then found gone count as deleted, so removed[] names every object the
+// engine deleted. When every attempt's answer is lost, the run cannot
+// tell (exit 1, errors[]) and keeps its journal, so the next run names
+// what is gone.
+func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
+	srv := s3test.Start(t)
+	for _, c := range []struct {
+		name   string
+		faults []s3test.Fault
+		code   int
+	}{
+		// The canary sends DeleteObjects 1 and 2; the run's batch is 3.
+		{"answer-lost-once", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3)}, 0},
+		{"every-answer-lost", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3),
+			s3test.DropResponse(s3test.KindDeleteBatch, 4), s3test.DropResponse(s3test.KindDeleteBatch, 5)}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			name := srv.Bucket(t, false)
+			upload(t, srv, name, "", "", map[string]string{".river/tmp/a.tmp": "a", ".river/tmp/b.tmp": "b"})
+			p := s3test.Proxy(t, srv, c.faults...)
+			args := []string{"--force", "--json", "--root", "s3://" + name, "--now", future}
+			out, stderr, code := runBucketGC(t, withEndpoint(bucketEnv(srv), p.URL), args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d\n%s", code, c.code, stderr)
+			}
+			gone := []string{".river/tmp/a.tmp", ".river/tmp/b.tmp"}
+			if left := keysIn(t, srv, name, ".river/tmp/"); len(left) != 0 {
+				t.Fatalf("the engine kept %q: the fault did not act as planned", left)
+			}
+			var named []string
+			for _, r := range readRecord(t, out).Removed {
+				named = append(named, r.Path)
+			}
+			if c.code == 0 {
+				if !slices.Equal(named, gone) {
+					t.Errorf("removed %q, want %q", named, gone)
+				}
+				return
+			}
+			next, _, _ := runBucketGC(t, bucketEnv(srv), "--json", "--root", "s3://"+name)
+			in := readRecord(t, next).Interrupted
+			if in == nil || !slices.Equal(slices.Concat(named, in.Removed), gone) && !slices.Equal(in.Removed, gone) {
+				t.Errorf("this run named %q, the next %+v; want every deleted object named", named, in)
+			}
+		})
 	}
 }

@@ -46,12 +46,14 @@ type Lock struct {
 	holder string
 	ttl    time.Duration
 	obj    Object
+	wrote  time.Time // when the lease was last written
 }
 
 // Acquire takes the lock at key for holder for ttl from now, or fails
 // with a *LockedError when a live lease is held by another run.
 func Acquire(ctx context.Context, b Backend, key, holder string, now time.Time, ttl time.Duration) (*Lock, error) {
 	l := &Lock{b: b, key: key, holder: holder, ttl: ttl}
+	l.wrote = now
 	obj, err := b.Put(ctx, key, l.body(now), Cond{IfAbsent: true})
 	if err == nil {
 		l.obj = obj
@@ -109,13 +111,19 @@ func (l *Lock) body(now time.Time) []byte {
 }
 
 // Renew extends the lease from now; it fails (ErrChanged) when the lock
-// object is no longer the one this run wrote, i.e. the lock was lost.
+// object is no longer the one this run wrote, i.e. the lock was lost. A
+// lease written less than a third of its time ago is not rewritten: no
+// other run can take over a lease that has not run out, so the lock is
+// still this run's (one request saved per batch of a fast run).
 func (l *Lock) Renew(ctx context.Context, now time.Time) error {
+	if now.Sub(l.wrote) < l.ttl/3 {
+		return nil
+	}
 	obj, err := l.b.Put(ctx, l.key, l.body(now), Cond{IfMatch: l.obj.Tag})
 	if err != nil {
 		return fmt.Errorf("renew lock %s: %w", l.key, err)
 	}
-	l.obj = obj
+	l.obj, l.wrote = obj, now
 	return nil
 }
 

@@ -166,6 +166,9 @@ func testLock(t *testing.T, b backend.Backend) {
 	if err != nil {
 		t.Fatalf("a stale lease was not taken over: %v", err)
 	}
+	if err := l.Renew(ctx, now.Add(10*time.Second)); err != nil {
+		t.Errorf("a fresh lease is renewed without a request, whatever happened: %v", err)
+	}
 	if err := l.Renew(ctx, now.Add(2*time.Minute)); !errors.Is(err, backend.ErrChanged) {
 		t.Errorf("the stale holder renewed a lock it lost: %v", err)
 	}

@@ -39,7 +39,11 @@ func OpenObjects(path string, b Objects) *Root {
 // (scopes are .river/memory, .river/tmp, .river/runs, artifacts/evals,
 // artifacts/.tmp and the review-artifact names of artifacts/).
 const (
-	LockKey    = ".river/gc-lock"
+	LockKey = ".river/gc-lock"
+	// RootMarker keeps a bucket root a root once every artifact is gone:
+	// a prefix has no directories to outlive its objects, and a root
+	// holding nothing below .river/ or artifacts/ is refused as mistyped.
+	RootMarker = ".river/gc-root"
 	JournalDir = ".river/gc-journal/"
 	CanaryDir  = ".river/gc-canary/"
 )

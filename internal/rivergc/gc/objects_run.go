@@ -62,6 +62,10 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, err)
 		}
 		defer lock.Release(bg) //nolint:errcheck // a lock left behind expires with its lease
+		_, err = b.Put(ctx, RootMarker, []byte("river gc: this prefix is a River Review root\n"), backend.Cond{IfAbsent: true})
+		if err != nil && !errors.Is(err, backend.ErrChanged) {
+			return Outcome{}, fmt.Errorf("root marker %s: %w", RootMarker, err)
+		}
 	}
 	j, err := judge(cfg)
 	if err != nil {
@@ -81,7 +85,7 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, JournalDir, rerr))
 	}
 	jn := backend.NewJournal(b, JournalDir, name)
-	versioned := false
+	versioned, uncertain := false, false
 	switch {
 	case cfg.Mode != Force:
 	case rerr != nil && (len(j.targets) > 0 || len(j.rewrites) > 0):
@@ -97,9 +101,13 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	default:
 		versioned, _ = b.Versioned(ctx) // unknown (no permission) is reported as not versioned
 		if len(j.targets) > 0 {
-			out.apply(deleteObjects(ctx, cfg, jn, lock, j.targets))
+			var rep sweep.Report
+			rep, uncertain = deleteObjects(ctx, cfg, jn, lock, j.targets)
+			out.apply(rep)
 		}
-		out.rewriteObjectStores(ctx, cfg, jn, j.rewrites)
+		if out.rewriteObjectStores(ctx, cfg, jn, j.rewrites) {
+			uncertain = true
+		}
 		jn.Done(bg) //nolint:errcheck // as on disk: the record comes next, then the journal goes
 	}
 	out.Warnings = append(out.Warnings, Warning{Kind: WarnNoGitIndex, Path: cfg.Root.Path})
@@ -118,7 +126,10 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Record != nil {
 		recorded, err = cfg.Record(out)
 	}
-	if cfg.Mode == Force && recorded && rerr == nil {
+	// A delete whose outcome is unknown (the request failed after its
+	// retries: the server may have acted) keeps the journal, so the next
+	// run names what is gone; never a deletion without a record.
+	if cfg.Mode == Force && recorded && rerr == nil && !uncertain {
 		objs := jn.Objects()
 		if rec != nil {
 			objs = append(objs, rec.Objects...)
@@ -131,11 +142,13 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 // deleteObjects deletes the targets in journal batches: each batch is
 // named in one journal object (with the ETags judged) before any of its
 // DeleteObjects requests is sent, and the lock's lease is renewed with
-// it. A journal that cannot be written stops the deletions there.
-func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *backend.Lock, targets []sweep.Target) sweep.Report {
+// it. A journal that cannot be written stops the deletions there. A
+// batch once sent is finished whatever happens to ctx (SIGINT): a
+// request cancelled in flight may have been acted on. uncertain says
+// that some delete failed in a way that leaves its outcome unknown.
+func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *backend.Lock, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
-	var rep sweep.Report
 	for lo := 0; lo < len(ts); lo += objectJournalBatch {
 		if ctx.Err() != nil {
 			rep.NotAttempted += len(ts) - lo
@@ -157,7 +170,7 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *b
 				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: len(ts) - lo}})
 			break
 		}
-		for i, err := range cfg.Root.Objects.Delete(ctx, objs) {
+		for i, err := range cfg.Root.Objects.Delete(context.WithoutCancel(ctx), objs) {
 			p := batch[i].Path
 			switch {
 			case err == nil:
@@ -168,20 +181,22 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *b
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}))
 			default:
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
+				uncertain = true
 			}
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(lo+len(batch), len(ts))
 		}
 	}
-	return rep
+	return rep, uncertain
 }
 
 // rewriteObjectStores writes each store back without its removed entries
 // (SPEC D5 on a bucket): journaled, then a PUT If-Match on the ETag that
 // was read, so a store rewritten since is not replaced (errors[], its
-// entries kept).
-func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backend.Journal, jobs []rewriteJob) {
+// entries kept). A write once sent is finished whatever happens to ctx;
+// uncertain says a write failed in a way that leaves its outcome unknown.
+func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backend.Journal, jobs []rewriteJob) (uncertain bool) {
 	for _, job := range jobs {
 		rel := job.store.Path
 		tag := cfg.Root.tags[rel]
@@ -196,7 +211,8 @@ func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backe
 			continue
 		} else {
 			kept = job.store.Splice(job.data, job.removed)
-			_, err = cfg.Root.Objects.Put(ctx, rel, kept, backend.Cond{IfMatch: tag})
+			_, err = cfg.Root.Objects.Put(context.WithoutCancel(ctx), rel, kept, backend.Cond{IfMatch: tag})
+			uncertain = uncertain || (err != nil && !errors.Is(err, backend.ErrChanged))
 		}
 		switch {
 		case err == nil:
@@ -208,4 +224,5 @@ func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backe
 		o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, rel, err))
 		o.keepStore(job.scope)
 	}
+	return uncertain
 }
