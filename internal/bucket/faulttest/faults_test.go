@@ -52,19 +52,23 @@ func TestTransientFaultsChangeNothing(t *testing.T) {
 		// (exit 1, errors[] naming river gc's own object): a retried
 		// create of its own lock or journal finds the first attempt's.
 		mayRefuse bool
+		// mayBeUnknown: the run may instead end with exit 1 and errors[]
+		// for keys whose delete outcome it could not learn, provided the
+		// next run names what is gone (checkInvariants checks that).
+		mayBeUnknown bool
 	}{
-		{"delays", []s3test.Fault{s3test.Delay("", 20*time.Millisecond)}, false},
-		{"500 on the first list page", []s3test.Fault{s3test.Answer(s3test.KindList, 1, http.StatusInternalServerError, "InternalError")}, false},
+		{"delays", []s3test.Fault{s3test.Delay("", 20*time.Millisecond)}, false, false},
+		{"500 on the first list page", []s3test.Fault{s3test.Answer(s3test.KindList, 1, http.StatusInternalServerError, "InternalError")}, false, false},
 		{"503 on every first and second get", []s3test.Fault{s3test.Answer(s3test.KindGet, 1, http.StatusServiceUnavailable, "ServiceUnavailable"),
-			s3test.Answer(s3test.KindGet, 2, http.StatusServiceUnavailable, "ServiceUnavailable")}, false},
-		{"SlowDown on the first two batch deletes", []s3test.Fault{s3test.SlowDown(s3test.KindDeleteBatch, 1), s3test.SlowDown(s3test.KindDeleteBatch, 2)}, false},
-		{"SlowDown on the first put", []s3test.Fault{s3test.SlowDown(s3test.KindPut, 1)}, false},
-		{"500 on the batch of the old files", []s3test.Fault{s3test.Answer(s3test.KindDeleteBatch, 0, http.StatusInternalServerError, "InternalError").OnKeyPrefix(tmp).Times(1)}, false},
-		{"batch of the old files dropped before the engine", []s3test.Fault{s3test.DropRequest(s3test.KindDeleteBatch, 0).OnKeyPrefix(tmp).Times(1)}, false},
-		{"answer to the batch of the old files cut", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 0).OnKeyPrefix(tmp).Times(1)}, false},
-		{"answer to a metadata read cut", []s3test.Fault{s3test.DropResponse(s3test.KindGet, 1)}, false},
-		{"answer to the journal write cut", []s3test.Fault{s3test.DropResponse(s3test.KindPut, 0).OnKeyPrefix(prefix + ".river/gc-journal/").Times(1)}, true},
-		{"answer to the lock write cut", []s3test.Fault{s3test.DropResponse(s3test.KindPut, 0).OnKey(prefix + ".river/gc-lock").Times(1)}, true},
+			s3test.Answer(s3test.KindGet, 2, http.StatusServiceUnavailable, "ServiceUnavailable")}, false, false},
+		{"SlowDown on the first two batch deletes", []s3test.Fault{s3test.SlowDown(s3test.KindDeleteBatch, 1), s3test.SlowDown(s3test.KindDeleteBatch, 2)}, false, false},
+		{"SlowDown on the first put", []s3test.Fault{s3test.SlowDown(s3test.KindPut, 1)}, false, false},
+		{"500 on the batch of the old files", []s3test.Fault{s3test.Answer(s3test.KindDeleteBatch, 0, http.StatusInternalServerError, "InternalError").OnKeyPrefix(tmp).Times(1)}, false, false},
+		{"batch of the old files dropped before the engine", []s3test.Fault{s3test.DropRequest(s3test.KindDeleteBatch, 0).OnKeyPrefix(tmp).Times(1)}, false, false},
+		{"answer to the batch of the old files cut", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 0).OnKeyPrefix(tmp).Times(1)}, false, true},
+		{"answer to a metadata read cut", []s3test.Fault{s3test.DropResponse(s3test.KindGet, 1)}, false, false},
+		{"answer to the journal write cut", []s3test.Fault{s3test.DropResponse(s3test.KindPut, 0).OnKeyPrefix(prefix + ".river/gc-journal/").Times(1)}, true, false},
+		{"answer to the lock write cut", []s3test.Fault{s3test.DropResponse(s3test.KindPut, 0).OnKey(prefix + ".river/gc-lock").Times(1)}, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -76,6 +80,9 @@ func TestTransientFaultsChangeNothing(t *testing.T) {
 					t.Errorf("refused without naming river gc's own object:\n%s", stderr)
 				}
 				return
+			}
+			if tc.mayBeUnknown && code == 1 && len(r.Errors) > 0 {
+				return // the record's completeness is checkInvariants's
 			}
 			if code != 0 || len(r.Errors) > 0 {
 				t.Fatalf("exit %d, errors %+v\n%s", code, r.Errors, stderr)
