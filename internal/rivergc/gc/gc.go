@@ -85,6 +85,9 @@ type Config struct {
 // journals of killed runs say is Outcome.Interrupted. The error is
 // Record's when it is set.
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
+	if cfg.Root.Objects != nil {
+		return runObjects(ctx, cfg)
+	}
 	if cfg.Mode == Force {
 		unlock, err := sweep.Lock(cfg.Root.FD)
 		if errors.Is(err, fserr.ErrLocked) {
@@ -368,7 +371,7 @@ func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
-		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
+		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnNoGitIndex, WarnVersioned}
 }
 
 // Inventories returns the skill input document of every scope that has at
