@@ -20,7 +20,7 @@ import (
 
 // runtimeAllowance is the memory a run needs beside its heap: the
 // binary's own pages, stacks, the collector's metadata.
-const runtimeAllowance = 24 << 20
+const runtimeAllowance = 8 << 20
 
 var memLimit struct {
 	sync.Mutex
