@@ -4,7 +4,7 @@
 // (pages/reference/cli-gc-spec.md). The engine is the river-gc binary of
 // plangate-gc (MIT, https://github.com/plangate-gc/plangate-gc); this module
 // finds it and runs it with every argument after `gc` unchanged, returning
-// its exit code (0 / 1 / 2) and forwarding SIGINT, SIGTERM and SIGHUP.
+// its exit code (0 / 1 / 2) and forwarding SIGINT, SIGTERM, SIGHUP and SIGQUIT.
 //
 // Where the binary comes from, first match wins:
 //   1. RIVER_GC_BIN, when set and not empty: that file, nothing else; it
