@@ -197,3 +197,30 @@ func TestActionAtACommit(t *testing.T) {
 		})
 	}
 }
+
+// TestActionAtACommitWithoutGo: at a commit, on a runner without Go on
+// PATH, the install step fails, installs nothing and names the fix
+// (actions/setup-go).
+func TestActionAtACommitWithoutGo(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found")
+	}
+	bin := t.TempDir() // PATH: bash and the few tools install.sh uses, no go
+	for _, tool := range []string{"bash", "dirname", "uname", "mktemp", "rm", "cat", "git"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			os.Symlink(p, filepath.Join(bin, tool))
+		}
+	}
+	r := newRunner(t)
+	cmd := exec.Command(bash, filepath.Join(pinned.Root(t), "integrations", "action", "install.sh"))
+	cmd.Env = []string{"PATH=" + bin, "RIVER_GC_VERSION=main", "RUNNER_OS=Linux", "RUNNER_ARCH=X64", "RUNNER_TEMP=" + r.temp,
+		"GITHUB_PATH=" + r.path}
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "Go is not on PATH: add actions/setup-go") {
+		t.Errorf("install.sh without go: %v\n%s", err, out)
+	}
+	if _, err := os.Lstat(r.path); !os.IsNotExist(err) {
+		t.Errorf("GITHUB_PATH written (%v)", err)
+	}
+}
