@@ -204,7 +204,7 @@ func TestActionAtACommit(t *testing.T) {
 func TestActionAtACommitWithoutGo(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("bash not found")
+		t.Skip("bash not found: put bash on PATH to run it")
 	}
 	bin := t.TempDir() // PATH: bash and the few tools install.sh uses, no go
 	for _, tool := range []string{"bash", "dirname", "uname", "mktemp", "rm", "cat", "git"} {

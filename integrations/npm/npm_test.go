@@ -381,12 +381,12 @@ func TestNpmInstallOfTheTarballs(t *testing.T) {
 // the same way.
 func TestNpxSignalsStopRiverGcAsDirectly(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: builds a 20,000-file tree")
+		t.Skip("-short: builds a 20,000-file tree (run without -short)")
 	}
 	_, proj := installed(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not found")
+		t.Skip("node not found: put Node 20 or 22 on PATH to run it")
 	}
 	npx := filepath.Join(filepath.Dir(node), "npx")
 	for _, tc := range []struct {

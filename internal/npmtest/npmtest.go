@@ -102,7 +102,7 @@ func HostCPU() string {
 func build() (rel *Release, skip, fail string) {
 	for _, tool := range []string{"go", "node", "npm", "tar", "sha256sum"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return nil, tool + " not found: the npm package tests are skipped", ""
+			return nil, tool + " not found: the npm package tests are skipped (they need go, node, npm, tar and sha256sum on PATH)", ""
 		}
 	}
 	if HostCPU() == "" {
@@ -243,7 +243,7 @@ func Run(t testing.TB, dir string, env []string, name string, args ...string) (s
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not found")
+		t.Skip("node not found: put Node 20 or 22 on PATH to run it")
 	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir

@@ -25,12 +25,12 @@ import (
 // it only once, through the forwarder (decision 93).
 func TestSignalsReachRiverGcOnce(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: builds a 20,000-file tree")
+		t.Skip("-short: builds a 20,000-file tree (run without -short)")
 	}
 	rr := install(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not found")
+		t.Skip("node not found: put Node 20 or 22 on PATH to run it")
 	}
 	for _, tc := range []struct {
 		name   string
@@ -86,12 +86,12 @@ func TestSignalsReachRiverGcOnce(t *testing.T) {
 // left.
 func TestKilledWrapperStopsRiverGc(t *testing.T) {
 	if testing.Short() {
-		t.Skip("-short: builds a 20,000-file tree")
+		t.Skip("-short: builds a 20,000-file tree (run without -short)")
 	}
 	rr := install(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not found")
+		t.Skip("node not found: put Node 20 or 22 on PATH to run it")
 	}
 	for _, tc := range []struct {
 		name  string
