@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/plangate-gc/plangate-gc/internal/longtest"
 	"github.com/plangate-gc/plangate-gc/internal/pinned"
 )
 
@@ -147,6 +148,9 @@ func TestActionAtACommit(t *testing.T) {
 	}
 	for _, ref := range []string{"0123456789abcdef0123456789abcdef01234567", "main"} {
 		t.Run(ref, func(t *testing.T) {
+			if ref == "main" {
+				longtest.Require(t, "the action at a branch (a second build)")
+			}
 			repo := t.TempDir()
 			day := func(d int) time.Time { return time.Date(2025, 11, 29-d, 0, 0, 0, 0, time.UTC) }
 			for name, age := range map[string]int{".river/tmp/week.tmp": 8, ".river/tmp/day.tmp": 1, ".river/memory/m.json": 30} {
