@@ -77,7 +77,7 @@ var allowed = map[string][]string{
 	"bench/internal/measure":        {},
 	"bench/hostileprof":             {"internal/rivergc/gc", "internal/cliparse", "internal/jsonnum", "skill"},
 	"integrations/workflow":         {},
-	"integrations/action":           {},
+	"integrations/action":           {"internal/longtest"},
 	"integrations/river-review":     {},
 	"integrations/npm":              {"internal/longtest", "internal/npmtest"},
 	"integrations/river-review/cli": {"internal/longtest", "internal/npmtest", "internal/upstream"},
