@@ -39,7 +39,8 @@ func Judge(in Input) (Result, error) {
 		// steps 1–6, which the unreliable-mtime question needs.
 		j.pol = keepAll(in.Now)
 	}
-	j.classify(j.files())
+	j.files()
+	j.res.Removed = j.applyCountAndSize()
 	j.finish()
 	if len(invalid) > 0 {
 		// The whole document is blocked: only the questions remain, the
@@ -59,11 +60,14 @@ type judgement struct {
 	excludes *gitignore.Session
 	res      Result
 
-	// aged and survivors index in.Paths (4 bytes an entry, nothing for
-	// the collector to scan): the age removals, and the entries with a
-	// usable mtime that are not aged (count and size apply), by path.
-	aged       []int32
-	survivors  []int32
+	// aged and survivors point into in.Paths (8 bytes an entry, nothing
+	// for the collector to scan): the age removals, and the entries with a
+	// usable mtime that are not aged (count and size apply), by path;
+	// byAge holds what the count order needs of each survivor.
+	aged       []fileRef
+	survivors  []fileRef
+	byAge      []ageKey
+	ranked     int32 // unique in-scope files classified so far
 	guardExcl  []string
 	guardAge   []string
 	unguarded  []string
@@ -81,19 +85,15 @@ func normaliseGuards(raw []string) guards {
 }
 
 // files applies steps 1–3: drops directories and out-of-scope paths,
-// resolves duplicates, and returns the unique in-scope files by path. One
-// sort of the entries by path serves all three steps.
-func (j *judgement) files() []int32 {
+// resolves duplicates, and hands each unique in-scope file to classify in
+// path order. One sort of the entries by path serves all three steps, and
+// one walk of them in that order serves steps 1–9: each walk through the
+// sorted indexes misses the cache on input that is not in path order.
+func (j *judgement) files() {
 	entries := j.in.Paths
-	order := make([]int32, len(entries))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(entries[a].Path, entries[b].Path) })
-	// Indexes, not (entry, NFC) pairs: at a million entries the pairs
-	// would be 24 MB; classify recomputes the NFC form, which for a path
-	// already in NFC is a quick check without a copy.
-	cands := make([]int32, 0, len(entries)) // one allocation, not a growth series
+	order := sortByPath(entries)
+	j.survivors = make([]fileRef, 0, len(entries)) // one allocation, not a growth series
+	j.byAge = make([]ageKey, 0, len(entries))
 	for i := 0; i < len(order); {
 		path := entries[order[i]].Path
 		k := i + 1
@@ -128,11 +128,10 @@ func (j *judgement) files() []int32 {
 		}
 		for _, idx := range group {
 			if !entries[idx].Dir {
-				cands = append(cands, idx)
+				j.classify(idx, nfc)
 			}
 		}
 	}
-	return cands
 }
 
 // hasChild reports whether another entry's path starts with p + "/";
@@ -181,87 +180,86 @@ func (j *judgement) keep(size uint64) {
 	j.res.KeptBytes = j.res.KeptBytes.Add(size)
 }
 
-// classify applies steps 4–9 to unique in-scope files (sorted by path).
-func (j *judgement) classify(files []int32) {
-	j.survivors = make([]int32, 0, len(files))
-	for _, idx := range files {
-		e := &j.in.Paths[idx]
-		nfc := norm.NFC.String(e.Path)
-		usable := e.MtimeKnown && e.Mtime > 0 && e.Mtime <= j.in.Now
-		excluded := j.excludes.Match(nfc)
-		if byInput := j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
-			j.res.Counts.HardGuarded++
-			j.keep(e.SizeBytes)
-			// A guard the caller derived itself (river gc's single
-			// sources) overlapping an exclude or the age policy is
-			// expected, not a configuration to clean up.
-			quiet := j.derived.cover(nfc)
-			if excluded && !quiet {
-				j.guardExcl = append(j.guardExcl, e.Path)
-			}
-			if usable && !quiet && j.pol.aged(e.Mtime) {
-				j.guardAge = append(j.guardAge, e.Path)
-			}
-			if !byInput {
-				j.unguarded = append(j.unguarded, e.Path)
-			}
-			continue
+// classify applies steps 4–7 to a unique in-scope file (they come in path
+// order) and keeps the rest for count and size.
+func (j *judgement) classify(idx int32, nfc string) {
+	e := &j.in.Paths[idx]
+	ref := fileRef{idx: idx, rank: j.ranked}
+	j.ranked++
+	usable := e.MtimeKnown && e.Mtime > 0 && e.Mtime <= j.in.Now
+	excluded := j.excludes.Match(nfc)
+	if byInput := j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
+		j.res.Counts.HardGuarded++
+		j.keep(e.SizeBytes)
+		// A guard the caller derived itself (river gc's single
+		// sources) overlapping an exclude or the age policy is
+		// expected, not a configuration to clean up.
+		quiet := j.derived.cover(nfc)
+		if excluded && !quiet {
+			j.guardExcl = append(j.guardExcl, e.Path)
 		}
-		switch {
-		case excluded:
-			j.res.Counts.Excluded++
-			j.keep(e.SizeBytes)
-		case !e.MtimeKnown:
-			j.res.Counts.MtimeMissing++
-			j.missing = append(j.missing, e.Path)
-			j.keep(e.SizeBytes)
-		case !usable:
-			j.res.Counts.MtimeInconsistent++
-			j.inconsist = append(j.inconsist, e.Path)
-			j.keep(e.SizeBytes)
-		case j.pol.aged(e.Mtime):
-			j.res.Counts.Remove++
-			j.aged = append(j.aged, idx)
-		default:
-			j.survivors = append(j.survivors, idx)
+		if usable && !quiet && j.pol.aged(e.Mtime) {
+			j.guardAge = append(j.guardAge, e.Path)
 		}
+		if !byInput {
+			j.unguarded = append(j.unguarded, e.Path)
+		}
+		return
 	}
-	j.res.Removed = j.applyCountAndSize(j.aged)
+	switch {
+	case excluded:
+		j.res.Counts.Excluded++
+		j.keep(e.SizeBytes)
+	case !e.MtimeKnown:
+		j.res.Counts.MtimeMissing++
+		j.missing = append(j.missing, e.Path)
+		j.keep(e.SizeBytes)
+	case !usable:
+		j.res.Counts.MtimeInconsistent++
+		j.inconsist = append(j.inconsist, e.Path)
+		j.keep(e.SizeBytes)
+	case j.pol.aged(e.Mtime):
+		j.res.Counts.Remove++
+		j.aged = append(j.aged, ref)
+	default:
+		j.byAge = append(j.byAge, ageKey{mtime: e.Mtime, size: e.SizeBytes, si: int32(len(j.survivors))})
+		j.survivors = append(j.survivors, ref)
+	}
 }
+
+// fileRef is a unique in-scope file: its index in in.Paths and its rank
+// in path order among those files.
+type fileRef struct{ idx, rank int32 }
 
 // applyCountAndSize orders the survivors newest first (mtime DESC, path
 // DESC): past maxEntries they go for count; within it, once the running
 // size exceeds the limit, for size. It returns those decisions merged with
 // the age removals (also by path) into one list by path, built once: at a
 // million entries an intermediate list would be tens of megabytes.
-func (j *judgement) applyCountAndSize(aged []int32) []Decision {
-	entries := j.in.Paths
-	// Survivors arrive in path order, so (mtime DESC, path DESC) is
-	// (mtime DESC, survivor index DESC): a total order on small keys.
-	n := len(j.survivors)
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(entries[j.survivors[b]].Mtime, entries[j.survivors[a]].Mtime); c != 0 {
+func (j *judgement) applyCountAndSize() []Decision {
+	entries, aged := j.in.Paths, j.aged
+	// The mtimes and sizes sit next to the survivors' positions, so the
+	// sort and the running sum touch no entry; (mtime DESC, path DESC) is
+	// (mtime DESC, position DESC), a total order on small keys.
+	byAge := j.byAge
+	slices.SortFunc(byAge, func(a, b ageKey) int {
+		if c := cmp.Compare(b.mtime, a.mtime); c != 0 {
 			return c
 		}
-		return cmp.Compare(b, a)
+		return cmp.Compare(b.si, a.si)
 	})
 	// pos[si] is 1 + the survivor's position in that order when it is
 	// removed, 0 when kept; sizes holds the running sums of the size-removed
 	// positions, which are contiguous from firstSize.
-	pos := make([]int32, n)
+	pos := make([]int32, len(j.survivors))
 	var sizes []Bytes
 	firstSize, removed := -1, 0
 	var cum Bytes
-	for i, si := range order {
-		e := &entries[j.survivors[si]]
+	for i, k := range byAge {
 		if int64(i) < j.pol.maxEntries {
-			cum = cum.Add(e.SizeBytes)
+			cum = cum.Add(k.size)
 			if !j.pol.exceeds(cum) {
-				j.keep(e.SizeBytes)
+				j.keep(k.size)
 				continue
 			}
 			if firstSize < 0 {
@@ -271,17 +269,19 @@ func (j *judgement) applyCountAndSize(aged []int32) []Decision {
 		}
 		j.res.Counts.Remove++
 		removed++
-		pos[si] = int32(i + 1)
+		pos[k.si] = int32(i + 1)
 	}
+	j.byAge = nil
 	byPath := make([]Decision, 0, removed+len(aged))
 	for si, p := range pos {
 		if p == 0 {
 			continue
 		}
-		e, i := &entries[j.survivors[si]], int(p-1)
-		for len(aged) > 0 && entries[aged[0]].Path < e.Path { // paths are distinct
-			byPath, aged = append(byPath, j.ageDecision(aged[0])), aged[1:]
+		ref, i := j.survivors[si], int(p-1)
+		for len(aged) > 0 && aged[0].rank < ref.rank { // ranks are distinct
+			byPath, aged = append(byPath, j.ageDecision(aged[0].idx)), aged[1:]
 		}
+		e := &entries[ref.idx]
 		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
 		if int64(i) >= j.pol.maxEntries {
 			d.Reason, d.Rank = ReasonCount, i+1
@@ -290,10 +290,18 @@ func (j *judgement) applyCountAndSize(aged []int32) []Decision {
 		}
 		byPath = append(byPath, d)
 	}
-	for _, idx := range aged {
-		byPath = append(byPath, j.ageDecision(idx))
+	for _, ref := range aged {
+		byPath = append(byPath, j.ageDecision(ref.idx))
 	}
 	return byPath
+}
+
+// ageKey is a survivor in the count order: its mtime, its size and its
+// position among the survivors.
+type ageKey struct {
+	mtime int64
+	size  uint64
+	si    int32
 }
 
 // ageDecision is the age removal of entry idx.
