@@ -48,7 +48,14 @@ func sortKeys(entries []Entry, keys []pathKey, off int) {
 	for len(keys) > 1 {
 		if len(keys) <= smallRun {
 			slices.SortFunc(keys, func(a, b pathKey) int {
-				if c := strings.Compare(entries[a.idx].Path[off:], entries[b.idx].Path[off:]); c != 0 {
+				// The paths agree on their first off bytes, a path that
+				// ended as if followed by NULs: what follows decides, then
+				// the length (a path is below its extension by NULs).
+				pa, pb := entries[a.idx].Path, entries[b.idx].Path
+				if c := strings.Compare(pa[min(off, len(pa)):], pb[min(off, len(pb)):]); c != 0 {
+					return c
+				}
+				if c := cmp.Compare(len(pa), len(pb)); c != 0 {
 					return c
 				}
 				return cmp.Compare(a.idx, b.idx)
