@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math/rand/v2"
 )
 
 // Now is the reference time of every generated document.
@@ -24,21 +25,34 @@ const (
 	Fixture
 )
 
-// Layouts names every layout, in order, for benchmarks and reports.
-var Layouts = []struct {
+// Shape is a layout and an order: the entries of a document are the same
+// in every shape.
+type Shape struct {
 	Name   string
 	Layout Layout
-}{{"compact", Compact}, {"fixture", Fixture}}
+	// Shuffled writes the entries in a fixed pseudo-random order instead
+	// of by path (the order river-gc's scan and most listings produce).
+	Shuffled bool
+}
+
+// Shapes names every shape the benchmarks measure, in order.
+var Shapes = []Shape{
+	{"compact", Compact, false},
+	{"fixture", Fixture, false},
+	{"compact-shuffled", Compact, true},
+	{"fixture-shuffled", Fixture, true},
+}
 
 // Inventory writes a compact memory-scope document with n entries: ages
 // cycle through 0–99 days (a tenth are aged out), so every mtime is shared
 // by many entries and the count policy (maxEntries = n/2) has ties to break.
 func Inventory(out io.Writer, n int) error {
-	return InventoryLayout(out, n, Compact)
+	return InventoryShape(out, n, Shape{Layout: Compact})
 }
 
-// InventoryLayout writes the document of Inventory in the given layout.
-func InventoryLayout(out io.Writer, n int, l Layout) error {
+// InventoryShape writes the document of Inventory in the given shape.
+func InventoryShape(out io.Writer, n int, shape Shape) error {
+	l := shape.Layout
 	w := bufio.NewWriter(out)
 	// sep is what follows a colon or a comma inside an entry or an object;
 	// open, next and close frame the entries of paths.
@@ -50,8 +64,16 @@ func InventoryLayout(out io.Writer, n int, l Layout) error {
 		fmt.Fprint(w, `{"inventory":{"scope":"memory","paths":`)
 	}
 	w.WriteString(open)
-	for i := range n {
-		if i > 0 {
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+	}
+	if shape.Shuffled {
+		// A fixed seed: the same document on every run and machine.
+		rand.New(rand.NewPCG(27, 1)).Shuffle(n, func(a, b int) { order[a], order[b] = order[b], order[a] })
+	}
+	for k, i := range order {
+		if k > 0 {
 			w.WriteString(next)
 		}
 		mtime := fmt.Sprint(Now - (i%100)*86400)
