@@ -60,13 +60,12 @@ type judgement struct {
 	excludes *gitignore.Session
 	res      Result
 
-	// aged and survivors point into in.Paths (8 bytes an entry, nothing
-	// for the collector to scan): the age removals, and the entries with a
-	// usable mtime that are not aged (count and size apply), by path;
-	// byAge holds what the count order needs of each survivor.
+	// aged and survivors point into in.Paths (8 and 16 bytes an entry,
+	// nothing for the collector to scan): the age removals, by path, and
+	// the entries with a usable mtime that are not aged (count and size
+	// apply), with what the count order needs.
 	aged       []fileRef
-	survivors  []fileRef
-	byAge      []ageKey
+	survivors  []ageKey
 	ranked     int32 // unique in-scope files classified so far
 	warmSum    byte  // what warm loaded, kept so that the loads stay
 	guardExcl  []string
@@ -93,8 +92,7 @@ func normaliseGuards(raw []string) guards {
 func (j *judgement) files() {
 	entries := j.in.Paths
 	order := sortByPath(entries)
-	j.survivors = make([]fileRef, 0, len(entries)) // one allocation, not a growth series
-	j.byAge = make([]ageKey, 0, len(entries))
+	j.survivors = make([]ageKey, 0, len(entries)) // one allocation, not a growth series
 	for i, warmed := 0, 0; i < len(order); {
 		if i >= warmed {
 			warmed = j.warm(order, i)
@@ -247,8 +245,7 @@ func (j *judgement) classify(idx int32, nfc string) {
 		j.res.Counts.Remove++
 		j.aged = append(j.aged, ref)
 	default:
-		j.byAge = append(j.byAge, ageKey{mtime: e.Mtime, size: e.SizeBytes, si: int32(len(j.survivors))})
-		j.survivors = append(j.survivors, ref)
+		j.survivors = append(j.survivors, ageKey{mtime: e.Mtime, fileRef: ref})
 	}
 }
 
@@ -263,55 +260,59 @@ type fileRef struct{ idx, rank int32 }
 // million entries an intermediate list would be tens of megabytes.
 func (j *judgement) applyCountAndSize() []Decision {
 	entries, aged := j.in.Paths, j.aged
-	// The mtimes and sizes sit next to the survivors' positions, so the
-	// sort and the running sum touch no entry; (mtime DESC, path DESC) is
-	// (mtime DESC, position DESC), a total order on small keys.
-	byAge := j.byAge
+	// The mtimes sit next to the survivors' ranks, so the sort touches no
+	// entry; (mtime DESC, path DESC) is (mtime DESC, rank DESC), a total
+	// order on small keys.
+	byAge := j.survivors
 	slices.SortFunc(byAge, func(a, b ageKey) int {
 		if c := cmp.Compare(b.mtime, a.mtime); c != 0 {
 			return c
 		}
-		return cmp.Compare(b.si, a.si)
+		return cmp.Compare(b.rank, a.rank)
 	})
-	// pos[si] is 1 + the survivor's position in that order when it is
-	// removed, 0 when kept; sizes holds the running sums of the size-removed
-	// positions, which are contiguous from firstSize.
-	pos := make([]int32, len(j.survivors))
+	// Every survivor from the first size removal (or from maxEntries) on
+	// is removed: sizes holds the running sums from firstSize.
 	var sizes []Bytes
-	firstSize, removed := -1, 0
+	cut := len(byAge)
 	var cum Bytes
 	for i, k := range byAge {
-		if int64(i) < j.pol.maxEntries {
-			cum = cum.Add(k.size)
-			if !j.pol.exceeds(cum) {
-				j.keep(k.size)
-				continue
-			}
-			if firstSize < 0 {
-				firstSize = i
-			}
-			sizes = append(sizes, cum)
+		if int64(i) >= j.pol.maxEntries {
+			cut = min(cut, i)
+			break
 		}
-		j.res.Counts.Remove++
-		removed++
-		pos[k.si] = int32(i + 1)
-	}
-	j.byAge = nil
-	byPath := make([]Decision, 0, removed+len(aged))
-	for si, p := range pos {
-		if p == 0 {
+		size := entries[k.idx].SizeBytes
+		cum = cum.Add(size)
+		if !j.pol.exceeds(cum) && cut == len(byAge) {
+			j.keep(size)
 			continue
 		}
-		ref, i := j.survivors[si], int(p-1)
-		for len(aged) > 0 && aged[0].rank < ref.rank { // ranks are distinct
+		cut = min(cut, i)
+		sizes = append(sizes, cum)
+	}
+	removed := byAge[cut:]
+	j.res.Counts.Remove += len(removed)
+	// In rank order: slot[rank] is 1 + the removal's index in removed.
+	// The mtime is spent; it now holds the position in the count order.
+	slot := make([]int32, j.ranked)
+	for r := range removed {
+		removed[r].mtime = int64(cut + r)
+		slot[removed[r].rank] = int32(r + 1)
+	}
+	byPath := make([]Decision, 0, len(removed)+len(aged))
+	for rank, s := range slot {
+		if s == 0 {
+			continue
+		}
+		for len(aged) > 0 && aged[0].rank < int32(rank) { // ranks are distinct
 			byPath, aged = append(byPath, j.ageDecision(aged[0].idx)), aged[1:]
 		}
-		e := &entries[ref.idx]
+		k := removed[s-1]
+		e, i := &entries[k.idx], int(k.mtime)
 		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
 		if int64(i) >= j.pol.maxEntries {
 			d.Reason, d.Rank = ReasonCount, i+1
 		} else {
-			d.Reason, d.Cumulative = ReasonSize, sizes[i-firstSize]
+			d.Reason, d.Cumulative = ReasonSize, sizes[i-cut]
 		}
 		byPath = append(byPath, d)
 	}
@@ -321,16 +322,15 @@ func (j *judgement) applyCountAndSize() []Decision {
 	return byPath
 }
 
-// ageKey is a survivor in the count order: its mtime, its size and its
-// position among the survivors.
-type ageKey struct {
-	mtime int64
-	size  uint64
-	si    int32
-}
-
 // ageDecision is the age removal of entry idx.
 func (j *judgement) ageDecision(idx int32) Decision {
 	e := &j.in.Paths[idx]
 	return Decision{Path: e.Path, SizeBytes: e.SizeBytes, Reason: ReasonAge, MtimeAge: j.pol.mtimeAge(e.Mtime)}
+}
+
+// ageKey is a survivor: its mtime (until the count order is known, then
+// its position in that order) and where it is.
+type ageKey struct {
+	mtime int64
+	fileRef
 }
