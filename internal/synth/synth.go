@@ -33,14 +33,18 @@ type Shape struct {
 	// Shuffled writes the entries in a fixed pseudo-random order instead
 	// of by path (the order river-gc's scan and most listings produce).
 	Shuffled bool
+	// ExtraKey gives every entry a key the schema does not know (SPEC A2
+	// allows them), holding a string.
+	ExtraKey bool
 }
 
 // Shapes names every shape the benchmarks measure, in order.
 var Shapes = []Shape{
-	{"compact", Compact, false},
-	{"fixture", Fixture, false},
-	{"compact-shuffled", Compact, true},
-	{"fixture-shuffled", Fixture, true},
+	{"compact", Compact, false, false},
+	{"fixture", Fixture, false, false},
+	{"compact-shuffled", Compact, true, false},
+	{"fixture-shuffled", Fixture, true, false},
+	{"fixture-extra-key", Fixture, false, true},
 }
 
 // Inventory writes a compact memory-scope document with n entries: ages
@@ -80,8 +84,11 @@ func InventoryShape(out io.Writer, n int, shape Shape) error {
 		if l == Fixture && i%50 == 49 {
 			mtime = "null"
 		}
-		fmt.Fprintf(w, `{"path":%s".river/memory/snapshots/%07d.json",%s"sizeBytes":%s%d,%s"mtimeEpoch":%s%s}`,
-			sep, i, sep, sep, 1000+i%5000, sep, sep, mtime)
+		fmt.Fprintf(w, `{"path":%s".river/memory/snapshots/%07d.json",%s"sizeBytes":%s%d,`, sep, i, sep, sep, 1000+i%5000)
+		if shape.ExtraKey {
+			fmt.Fprintf(w, `%s"sha1":%s"%040x",`, sep, sep, i)
+		}
+		fmt.Fprintf(w, `%s"mtimeEpoch":%s%s}`, sep, sep, mtime)
 	}
 	w.WriteString(close)
 	if l == Fixture {
