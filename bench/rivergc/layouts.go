@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,9 +22,10 @@ type layout struct {
 }
 
 // deleteLayouts are issue 27's: flat (1 directory × 30,000 files), grid
-// (30 × 1,000) and deep (50 chains of 20 nested directories, 30 files at
-// every level).
+// (30 × 1,000), deep (50 chains of 20 nested directories, 30 files at
+// every level) and wide (100 × 1,000, the issue's disk tree).
 var deleteLayouts = []layout{
+	{"wide", func() []string { return grid(100, 1000) }},
 	{"flat", func() []string { return grid(1, 30000) }},
 	{"grid", func() []string { return grid(30, 1000) }},
 	{"deep", func() []string {
@@ -92,11 +94,14 @@ func writeLayout(root string, l layout, mixed bool) (int, error) {
 // river-gc --force ÷ find -type f -delete, medians of runs alternating
 // pairs, each run on a fresh cp -a of the pristine tree (not timed).
 // fsDirs maps a file-system label to a directory on it.
-func (b *bench) forceLayouts(fsDirs [][2]string) error {
+func (b *bench) forceLayouts(fsDirs [][2]string, names string) error {
 	fmt.Println("| file system | layout | tree | files | river-gc deletes | river-gc s | find -delete s | time ratio, median of the pairs' (goal ≤ 1.5) | CPU s, river-gc ÷ find | CPU ratio |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, fsd := range fsDirs {
 		for _, l := range deleteLayouts {
+			if !slices.Contains(strings.Split(names, ","), l.name) {
+				continue
+			}
 			for _, mixed := range []bool{false, true} {
 				if err := b.forceLayout(fsd[0], fsd[1], l, mixed); err != nil {
 					return err

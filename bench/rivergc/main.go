@@ -17,7 +17,8 @@
 //     over 100 files of 30 segments under .river/tmp (absolute time);
 //   - layouts (-layouts-fs tmpfs=/mnt/t,disk=/var/tmp): --force ÷ find
 //     -type f -delete on issue 27's trees of empty files under .river/tmp
-//     (flat 1 × 30,000, grid 30 × 1,000, deep 50 chains × 20 levels × 30),
+//     (-layouts: flat 1 × 30,000, grid 30 × 1,000, deep 50 chains × 20
+//     levels × 30, wide 100 × 1,000),
 //     all old or every third recent, on each file system; alternating
 //     pairs on fresh cp -a copies, the median of the pairs' ratios.
 //
@@ -52,7 +53,8 @@ func main() {
 	runs := flag.Int("runs", 3, "timed runs per program and size (the median is reported)")
 	src := flag.String("src", ".", "checkout to build river-gc from")
 	work := flag.String("work", "", "directory for trees (default: a temporary directory)")
-	layoutsFS := flag.String("layouts-fs", "", "LABEL=DIR,…: the --force layout rows (flat, grid, deep; all removed and mixed) on each DIR's file system (empty: skip)")
+	layoutsFS := flag.String("layouts-fs", "", "LABEL=DIR,…: the --force layout rows (all removed and mixed) on each DIR's file system (empty: skip)")
+	layouts := flag.String("layouts", "flat,grid,deep", "the layouts of -layouts-fs: flat, grid, deep, wide")
 	flag.Parse()
 	b := &bench{runs: *runs}
 	fsDirs, err := parseFS(*layoutsFS)
@@ -60,7 +62,7 @@ func main() {
 		fsDirs, err = nil, nil
 	}
 	if err == nil {
-		err = b.main(*src, *work, *sizes, *force, *hostile, fsDirs)
+		err = b.main(*src, *work, *sizes, *force, *hostile, fsDirs, *layouts)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rivergc:", err)
@@ -74,7 +76,7 @@ type bench struct {
 	gctree   string
 }
 
-func (b *bench) main(src, work, sizes string, force int, hostile string, fsDirs [][2]string) error {
+func (b *bench) main(src, work, sizes string, force int, hostile string, fsDirs [][2]string, layouts string) error {
 	dir, err := os.MkdirTemp(work, "rivergc-bench")
 	if err != nil {
 		return err
@@ -127,7 +129,7 @@ func (b *bench) main(src, work, sizes string, force int, hostile string, fsDirs 
 		fmt.Println()
 	}
 	if len(fsDirs) > 0 {
-		return b.forceLayouts(fsDirs)
+		return b.forceLayouts(fsDirs, layouts)
 	}
 	return nil
 }
