@@ -15,8 +15,9 @@ import (
 )
 
 // journalBatch is how many intents are made durable with one fdatasync
-// before any of their files is deleted.
-const journalBatch = 2048
+// before any of their files is deleted (a variable so that tests can run
+// many batches over few files).
+var journalBatch = 2048
 
 // Interrupted is what earlier --force runs that left no record did, read
 // from their intent journals (SPEC B4): every journaled file that is no
