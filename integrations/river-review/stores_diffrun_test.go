@@ -118,7 +118,7 @@ func runCase(child *readersChild, bin, root string, c diffCase) (verdict, error)
 	}
 	var ok struct{ OK bool }
 	t0 := time.Now()
-	if err := child.ask(map[string]any{"op": "before", "root": root, "now": c.Now, "tz": c.TZ}, &ok); err != nil {
+	if err := child.ask(map[string]any{"op": "before", "root": root, "now": c.Now, "tz": c.TZ, "retentionDays": c.RetentionDays}, &ok); err != nil {
 		return v, err
 	}
 	t1 := time.Now()

@@ -82,6 +82,24 @@ export function liveness(e, revoked, nowMs) {
   return expired ? null : 'live knowledge (active, not expired)';
 }
 
+// young says why a removal by age contradicts the retention: the entry's
+// timestamp, as Date.parse reads it, is not older than now minus the
+// retention (by more than a second: river-gc counts whole seconds). The
+// generated stores are far below the count and size limits, so every
+// removal is one by age.
+function young(ts, c, nowMs) {
+  const ms = typeof ts === 'string' ? Date.parse(ts) : NaN;
+  if (!Number.isFinite(ms) || ms < nowMs - c.retentionDays * 864e5 + 1000) return null;
+  return `its timestamp ${show(ts)} is within the retention of ${c.retentionDays} days`;
+}
+
+// entryTime is a memory entry's timestamp (SPEC D2): metadata.updatedAt
+// when Date.parse reads it, else metadata.createdAt.
+function entryTime(e) {
+  const md = isObject(e.metadata) ? e.metadata : {};
+  return typeof md.updatedAt === 'string' && Number.isFinite(Date.parse(md.updatedAt)) ? md.updatedAt : md.createdAt;
+}
+
 // attempt runs f and returns its answer's repr, or what it threw.
 function attempt(f) {
   try {
@@ -128,7 +146,7 @@ function checkMemory(up, c, after, gc, problems, stats) {
     if (!liveness(e, revoked, nowMs)) stats.memoryRemovable++;
   }
   for (const e of gone) {
-    const why = liveness(e, revoked, nowMs);
+    const why = liveness(e, revoked, nowMs) ?? young(entryTime(e), c, nowMs);
     if (why) problems.push(`removed entry ${show(e?.id)} (type ${show(e?.type)}): ${why}`);
   }
   const kept = bi.entries.filter((e) => !gone.has(e));
@@ -178,7 +196,7 @@ function checkQueries(up, bi, ai, gone, problems) {
   }
   const files = distinct(objects.flatMap((e) => (Array.isArray(e.metadata?.relatedFiles) ? e.metadata.relatedFiles : [])));
   const lists = [[], ['src/elsewhere/x.ts'], files, ...files.slice(0, 12).map((f) => [f])];
-  for (const list of lists) {
+  for (const list of new Map(lists.map((l) => [repr(l), l])).values()) {
     const want = attempt(() => up.findActiveSuppressions(bi, list).map(repr));
     const got = attempt(() => up.findActiveSuppressions(ai, list).map(repr));
     if (repr(want) !== repr(got)) problems.push(`findActiveSuppressions(${repr(list).slice(0, 160)}) answers differently`);
@@ -224,6 +242,8 @@ function checkLedger(c, after, gc, problems, stats) {
     if (guarded.has(i)) problems.push(`removed ledger line ${i + 1}, one of the newest two compare-eval-ledger reads`);
     const v = attempt(() => ({ ok: JSON.parse(t) }));
     const ts = v.ok?.timestamp;
+    const why = young(ts, c, globalThis.__simClock.get());
+    if (why) problems.push(`removed ledger line ${i + 1}: ${why}`);
     if (!isObject(v.ok) || typeof ts !== 'string' || !Number.isFinite(Date.parse(ts))) {
       problems.push(`removed ledger line ${i + 1}, not a JSON object with a timestamp Date.parse reads: ${show(t)}`);
     }

@@ -5,9 +5,10 @@
 //
 //   SIM_NOW=… node --import ../fakeclock.mjs readers.mjs UPSTREAM_DIR
 //
-//   {"op":"before","root":R,"now":ISO,"tz":TZ}
+//   {"op":"before","root":R,"now":ISO,"tz":TZ,"retentionDays":D}
 //       asks upstream's readers about R's stores at instant now (the fake
-//       clock) in time zone TZ, and remembers the answers;
+//       clock) in time zone TZ, and remembers the answers (and river-gc's
+//       --retention-days D);
 //   {"op":"after","root":R,"gc":{"memory":N,"ledger":M}}
 //       asks again, after river-gc --force reported removing N memory
 //       entries and M ledger lines, and answers {"problems":[…],"stats":{…}}:
@@ -94,7 +95,7 @@ for await (const line of rl) {
   if (req.op === 'before') {
     process.env.TZ = req.tz;
     globalThis.__simClock.set(Date.parse(req.now));
-    cases.set(req.root, { now: req.now, before: await read(req.root) });
+    cases.set(req.root, { now: req.now, retentionDays: req.retentionDays, before: await read(req.root) });
     answer = { ok: true };
   } else if (req.op === 'after') {
     const c = cases.get(req.root);
