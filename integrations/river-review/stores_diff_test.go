@@ -28,7 +28,22 @@ const (
 	// envDiffOut is where failing cases' stores are written (default:
 	// $TMPDIR/plangate-gc-diff).
 	envDiffOut = "PLANGATE_GC_DIFF_OUT"
+	// envDiffBin names an absolute river-gc binary to test instead of the
+	// one built from this module (another branch's build, a release).
+	envDiffBin = "PLANGATE_GC_DIFF_BIN"
 )
+
+// diffBin is the river-gc under test.
+func diffBin(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv(envDiffBin); p != "" {
+		if !filepath.IsAbs(p) {
+			t.Fatalf("%s=%q: want an absolute path", envDiffBin, p)
+		}
+		return p
+	}
+	return buildRiverGC(t)
+}
 
 // diffWorkers is how many cases run at once (one Node child each).
 const diffWorkers = 2
@@ -37,7 +52,7 @@ const diffWorkers = 2
 // `go test`: river-gc --force against upstream's own readers.
 func TestStoresDiffSmoke(t *testing.T) {
 	dir := upstream.Dir(t)
-	runDiff(t, dir, buildRiverGC(t), 1, 200)
+	runDiff(t, dir, diffBin(t), 1, 200)
 }
 
 // TestStoresDiff is the CI size (5,000 cases from seed 1,000,000) and the
@@ -61,7 +76,7 @@ func TestStoresDiff(t *testing.T) {
 		first = v
 	}
 	dir := upstream.Dir(t)
-	runDiff(t, dir, buildRiverGC(t), first, n)
+	runDiff(t, dir, diffBin(t), first, n)
 }
 
 // runDiff runs n cases from seed first and checks that the batch removed

@@ -51,7 +51,7 @@ var reproductions = []struct {
 // river-gc --force and upstream's readers: none may break D3/D4.
 func TestStoresDiffReproductions(t *testing.T) {
 	dir := upstream.Dir(t)
-	bin := buildRiverGC(t)
+	bin := diffBin(t)
 	child := mustReaders(t, dir)
 	for _, r := range reproductions {
 		t.Run(r.name, func(t *testing.T) {

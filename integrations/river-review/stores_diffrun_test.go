@@ -164,7 +164,6 @@ type diffRun struct {
 	cases, failed                            int
 	memoryRemoved, memoryRemovable, ledgerRm int
 	gcTime, readTime                         time.Duration
-	reports                                  []string
 }
 
 // runCases runs the cases of seeds first…first+n-1 on workers Node children
@@ -173,7 +172,7 @@ type diffRun struct {
 func runCases(t *testing.T, upstreamDir, bin string, first uint64, n, workers int) *diffRun {
 	t.Helper()
 	run := &diffRun{}
-	tmp := t.TempDir()
+	tmp := caseDir(t)
 	script := []string{"--import", testdata(t, "fakeclock.mjs"), testdata(t, "diff/readers.mjs")}
 	seeds := make(chan uint64)
 	var wg sync.WaitGroup
@@ -217,6 +216,19 @@ func runCases(t *testing.T, upstreamDir, bin string, first uint64, n, workers in
 	close(seeds)
 	wg.Wait()
 	return run
+}
+
+// caseDir is where the cases' roots live: a directory on /dev/shm when
+// that is a writable tmpfs (river-gc --force fsyncs every rewrite and its
+// journal, which on a disk costs two thirds of a case), else t.TempDir().
+func caseDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/dev/shm", "plangate-gc-diff-")
+	if err != nil {
+		return t.TempDir()
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
 }
 
 // record counts a case and, when it failed, keeps its stores.
