@@ -115,5 +115,5 @@ func (g *gen) jsValue() jv {
 
 // text is a short printable string.
 func (g *gen) text() jv {
-	return str(pick(g, "keep it", "Use the repository pattern", "重要な決定", "x", "suppress: noisy rule", ""))
+	return str(pick(g, "keep it", "Use the repository pattern", "重要な決定", "x", "suppress: noisy rule", "", "line\u2028sep\u2029\u0085"))
 }

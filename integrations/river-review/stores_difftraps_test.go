@@ -102,7 +102,9 @@ func (g *gen) trapIndex(doc jv) []byte {
 		g.trap("deep nesting")
 		e := &entries.items[g.r.IntN(len(entries.items))]
 		if e.kind == 'o' {
-			e.members = append(e.members, member{[]byte("extra"), nest(obj("n", tok(pick(g, "1e400", "-0", "123456789012345678901234567890", "5e-324", "-1e400"))), pick(g, 30, 300, 2000))})
+			// Compact, whatever the layout: laid out, depth d costs d² bytes.
+			deep := nest(obj("n", tok(pick(g, "1e400", "-0", "123456789012345678901234567890", "5e-324", "-1e400"))), pick(g, 30, 300, 2000, 10001))
+			e.members = append(e.members, member{[]byte("extra"), jv{kind: 'r', raw: deep.encode(compactLayout)}})
 		}
 	}
 	if g.chance(0.08) {

@@ -21,13 +21,49 @@
 //     it, and null makes them throw).
 
 // repr is a value's canonical text: -0, Infinity and lone surrogates stay
-// distinct (JSON.stringify would write 0 and null for the first two).
-export function repr(v) {
-  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v === null || typeof v !== 'object') return String(v);
-  if (Array.isArray(v)) return '[' + v.map(repr).join(',') + ']';
-  return '{' + Object.keys(v).map((k) => JSON.stringify(k) + ':' + repr(v[k])).join(',') + '}';
+// distinct (JSON.stringify would write 0 and null for the first two). It
+// keeps its own stack, so a store nested deeper than the call stack
+// (JSON.parse takes 10,000 levels and more) still has one.
+class Text {
+  constructor(s) {
+    this.s = s;
+  }
+}
+export function repr(value) {
+  const out = [];
+  const todo = [value];
+  while (todo.length) {
+    const v = todo.pop();
+    if (v instanceof Text) out.push(v.s);
+    else if (typeof v === 'number') out.push(Object.is(v, -0) ? '-0' : String(v));
+    else if (typeof v === 'string') out.push(JSON.stringify(v));
+    else if (v === null || typeof v !== 'object') out.push(String(v));
+    else {
+      const arr = Array.isArray(v);
+      const keys = arr ? null : Object.keys(v);
+      const items = arr ? v : keys.map((k) => v[k]);
+      out.push(arr ? '[' : '{');
+      todo.push(new Text(arr ? ']' : '}'));
+      for (let i = items.length - 1; i >= 0; i--) {
+        todo.push(items[i]);
+        if (!arr) todo.push(new Text(JSON.stringify(keys[i]) + ':'));
+        if (i > 0) todo.push(new Text(','));
+      }
+    }
+  }
+  return out.join('');
+}
+
+// depth is how deeply v nests arrays and objects.
+function depth(v) {
+  let max = 0;
+  const todo = [[v, 0]];
+  while (todo.length) {
+    const [x, d] = todo.pop();
+    max = Math.max(max, d);
+    if (x !== null && typeof x === 'object') for (const y of Object.values(x)) todo.push([y, d + 1]);
+  }
+  return max;
 }
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -136,6 +172,17 @@ function checkMemory(up, c, after, gc, problems, stats) {
     return;
   }
   stats.memoryRemoved = removed.length;
+  // SPEC D5: an index in upstream's own form comes out in that form.
+  const form = (bytes, v) => {
+    // Laid out, depth d takes d² bytes: a deeper store is not in the form.
+    const d = depth(v);
+    if (d * d > bytes.length) return false;
+    const text = attempt(() => JSON.stringify(v, null, 2) + '\n');
+    return typeof text === 'string' && bytes.equals(Buffer.from(text));
+  };
+  if (removed.length > 0 && form(b.indexBytes, bi) && !form(after.indexBytes, ai)) {
+    problems.push("index.json was in upstream's form (JSON.stringify(index, null, 2) + newline) and is not after the rewrite");
+  }
   if (removed.length !== gc.memory) {
     problems.push(`river-gc reports ${gc.memory} memory removals; upstream's reading lost ${removed.length} entries`);
   }
@@ -219,15 +266,19 @@ function checkLedger(c, after, gc, problems, stats) {
   if (repr(b.compare) !== repr(after.compare)) {
     problems.push(`compare-eval-ledger answers differently: before ${show(b.compare)} after ${show(after.compare)}`);
   }
-  const lines = (text) => {
-    const ls = text.split('\n');
+  // Lines as bytes (latin1 keeps each byte one code unit): a kept line
+  // keeps its bytes. '\n' is never inside a maximal invalid subpart, so a
+  // line decodes alone as it does within the file.
+  const lines = (bytes) => {
+    const ls = bytes.toString('latin1').split('\n');
     if (ls.at(-1) === '') ls.pop();
     return ls;
   };
-  const bl = lines(b.ledgerText);
-  const removed = removedIndices(bl, lines(after.ledgerText));
+  const raw = lines(b.ledgerBytes);
+  const removed = removedIndices(raw, lines(after.ledgerBytes));
+  const bl = raw.map((l) => Buffer.from(l, 'latin1').toString('utf8'));
   if (removed === null) {
-    problems.push('results.jsonl: the kept lines are not the lines before, unchanged and in order');
+    problems.push('results.jsonl: the kept lines are not the lines before, byte for byte and in order');
     return;
   }
   stats.ledgerRemoved = removed.length;

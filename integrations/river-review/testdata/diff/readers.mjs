@@ -79,7 +79,6 @@ async function read(root, earlier) {
   const bytes = (p) => (fs.existsSync(p) ? fs.readFileSync(p) : null);
   const r = { indexBytes: bytes(indexPath), ledgerBytes: bytes(ledgerPath) };
   r.index = attempt(() => loadMemory(indexPath));
-  r.ledgerText = r.ledgerBytes === null ? null : fs.readFileSync(ledgerPath, 'utf8');
   if (r.ledgerBytes === null) r.compare = null;
   else if (earlier?.ledgerBytes?.equals(r.ledgerBytes)) r.compare = earlier.compare;
   else r.compare = await compareLedger(ledgerPath);
