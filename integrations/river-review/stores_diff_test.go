@@ -84,7 +84,7 @@ func TestStoresDiff(t *testing.T) {
 func runDiff(t *testing.T, dir, bin string, first uint64, n int) {
 	t.Helper()
 	start := time.Now()
-	r := runCases(t, dir, bin, first, n, diffWorkers)
+	r := runCases(t, dir, bin, simulatedBase(t), first, n, diffWorkers)
 	t.Logf("%d cases (seeds %d–%d) in %v: %d failed; removed %d memory entries (%d were removable by upstream's reading) and %d ledger lines; river-gc %v, upstream's readers %v (summed over workers)",
 		r.cases, first, first+uint64(n)-1, time.Since(start).Round(time.Millisecond), r.failed, r.memoryRemoved, r.memoryRemovable, r.ledgerRm,
 		r.gcTime.Round(time.Millisecond), r.readTime.Round(time.Millisecond))

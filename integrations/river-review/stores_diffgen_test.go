@@ -46,11 +46,16 @@ func (g *gen) trap(name string) {
 	}
 }
 
-// generate builds the case of seed.
-func generate(seed uint64) diffCase {
+// generate builds the case of seed: from nothing, or (three cases in ten,
+// when base is not nil) by mutating the stores upstream's writers wrote.
+func generate(seed uint64, base *diffBase) diffCase {
 	g := &gen{r: rand.New(rand.NewPCG(seed, 0x6b36_2d64_6966_66))}
-	base := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
-	g.now = base.Add(time.Duration(g.r.Int64N(400*86400)) * time.Second)
+	mutated := base != nil && g.chance(0.3)
+	start := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	if mutated {
+		start = base.end
+	}
+	g.now = start.Add(time.Duration(g.r.Int64N(400*86400)) * time.Second)
 	nowText := g.now.Format(time.RFC3339)
 	if g.chance(0.2) {
 		g.now = g.now.Add(time.Duration(1+g.r.IntN(999)) * time.Millisecond)
@@ -60,11 +65,16 @@ func generate(seed uint64) diffCase {
 		TZ:            pick(g, "UTC", "UTC", "UTC", "Asia/Tokyo", "America/Los_Angeles", "Pacific/Kiritimati"),
 		RetentionDays: pick(g, 0, 1, 7, 30, 90, 90)}
 	g.files = []string{"src/auth/login.ts", "src/lib/util.mjs", "docs/a.md", "README.md", pick(g, "src/auth/x.ts", "lib/k.go")}
-	if g.chance(0.9) {
-		c.Index = g.index()
-	}
-	if g.chance(0.85) {
-		c.Ledger = g.ledger()
+	switch {
+	case mutated:
+		c.Index, c.Ledger = g.mutate(base)
+	default:
+		if g.chance(0.9) {
+			c.Index = g.index()
+		}
+		if g.chance(0.85) {
+			c.Ledger = g.ledger()
+		}
 	}
 	c.Traps = g.traps
 	return c

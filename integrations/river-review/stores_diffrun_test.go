@@ -166,10 +166,11 @@ type diffRun struct {
 	gcTime, readTime                         time.Duration
 }
 
-// runCases runs the cases of seeds first…first+n-1 on workers Node children
+// runCases runs the cases of seeds first…first+n-1 (mutating base, when
+// not nil, in some) on workers Node children
 // and reports every failing case (the first 20 in full) with its seed and
 // the directory its stores were written to for reproduction.
-func runCases(t *testing.T, upstreamDir, bin string, first uint64, n, workers int) *diffRun {
+func runCases(t *testing.T, upstreamDir, bin string, base *diffBase, first uint64, n, workers int) *diffRun {
 	t.Helper()
 	run := &diffRun{}
 	tmp := caseDir(t)
@@ -198,7 +199,7 @@ func runCases(t *testing.T, upstreamDir, bin string, first uint64, n, workers in
 						continue
 					}
 				}
-				c := generate(seed)
+				c := generate(seed, base)
 				v, err := runCase(child, bin, root, c)
 				if err != nil {
 					t.Errorf("seed %d: %v", seed, err)
