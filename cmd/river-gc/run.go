@@ -118,7 +118,8 @@ empty, or another --force run holds the lock), 2 config error.`
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	c := cli{start: time.Now()}
 	args, repeated := pullRepeated(args, "exclude", "scope", "explain")
-	kctx, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
+	prog := progName()
+	kctx, done, err := cliparse.Parse(&c, args, kong.Name(prog), kong.Description(forProgram(description, prog)), kong.Writers(stdout, stderr),
 		kong.Vars{"version": "river-gc " + version.String()})
 	switch {
 	case done:
