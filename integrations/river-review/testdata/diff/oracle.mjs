@@ -295,8 +295,10 @@ function checkLedger(c, after, gc, problems, stats) {
     const ts = v.ok?.timestamp;
     const why = young(ts, c, globalThis.__simClock.get());
     if (why) problems.push(`removed ledger line ${i + 1}: ${why}`);
-    if (!isObject(v.ok) || typeof ts !== 'string' || !Number.isFinite(Date.parse(ts))) {
-      problems.push(`removed ledger line ${i + 1}, not a JSON object with a timestamp Date.parse reads: ${show(t)}`);
+    if (!isObject(v.ok)) {
+      problems.push(`removed ledger line ${i + 1}, not a JSON object to JSON.parse: ${show(t)}`);
+    } else if (typeof ts !== 'string' || !Number.isFinite(Date.parse(ts))) {
+      problems.push(`removed ledger line ${i + 1}, whose timestamp (as JSON.parse reads the line) Date.parse cannot read: ${show(ts)}`);
     }
   }
 }
