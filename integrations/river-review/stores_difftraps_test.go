@@ -117,6 +117,9 @@ func (g *gen) trapIndex(doc jv) []byte {
 	case g.chance(0.1):
 		g.trap("CRLF")
 		l = layout{"\t", "\r\n", " : "}
+	case g.chance(0.05):
+		g.trap("CR")
+		l = layout{" ", "\r", ":\t"}
 	}
 	out := append(doc.encode(l), '\n')
 	if g.chance(0.05) {
@@ -154,7 +157,15 @@ func (g *gen) trapLine(line jv, last bool) []byte {
 		g.trap("ledger BOM")
 		b.WriteString("\xEF\xBB\xBF")
 	}
+	if g.chance(0.05) {
+		g.trap("white space around a line")
+		b.WriteString(pick(g, blankish[2:]...))
+	}
 	b.Write(line.encode(compactLayout))
+	if g.chance(0.05) {
+		g.trap("white space around a line")
+		b.WriteString(pick(g, blankish[1:]...))
+	}
 	switch {
 	case g.chance(0.05):
 		g.trap("ledger CR")

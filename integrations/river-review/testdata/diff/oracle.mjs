@@ -232,7 +232,10 @@ function checkQueries(up, bi, ai, gone, problems) {
   const tags = distinct(tagLists.flat());
   const tagSets = [...tags.map((t) => [t]), ...tagLists.filter((ts) => ts.length > 1 && ts.every(primitive)).slice(0, 8)];
   const filters = [{}, ...types.map((type) => ({ type })), ...phases.map((phase) => ({ phase })), ...tagSets.map((tags) => ({ tags }))];
-  for (const type of types.slice(0, 4)) for (const phase of phases.slice(0, 3)) filters.push({ type, phase });
+  for (const type of types.slice(0, 4)) {
+    for (const phase of phases.slice(0, 3)) filters.push({ type, phase });
+    for (const t of tagSets.slice(0, 3)) filters.push({ type, tags: t });
+  }
   for (const f of filters) {
     for (const includeInactive of [false, true]) {
       const q = { ...f, includeInactive };
