@@ -120,10 +120,10 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-linux-only":  {"river-gc は Linux でのみ動作します (%s では何も削除しません)。plangate-gc はどの OS でも動作します。", "river-gc runs on Linux only (nothing is touched on %s); plangate-gc runs everywhere."},
 	// river gc (package report): totals, tables, removals, warnings,
 	// errors, notes, --explain, --summary-file and progress.
-	"gc-total-force":     {"合計 %s (%s ファイル) を削除しました", "Total reclaimed space: %s, files: %s"},
+	"gc-total-force":     {"合計 %s (%s) を削除しました", "Total reclaimed space: %s, %s"},
 	"gc-debug-root":      {"ルート: %s", "root: %s"},
 	"gc-total-linked":    {"うち %s (%s ファイル) は他のハードリンクが残るため解放されていません", "not freed: %s in %s files still held by other hard links"},
-	"gc-total-dry-run":   {"合計 %s (%s ファイル) を削除できます (dry-run のため未削除)", "Total reclaimable space: %s, files: %s (dry-run: nothing deleted)"},
+	"gc-total-dry-run":   {"合計 %s (%s) を削除できます (dry-run のため未削除)", "Total reclaimable space: %s, %s (dry-run: nothing deleted)"},
 	"gc-protected":       {"保護", "protected"},
 	"gc-guarded":         {"組み込み保護", "guarded"},
 	"gc-excluded":        {"exclude", "excluded"},
@@ -289,8 +289,8 @@ var printers = func() map[Lang]*message.Printer {
 
 // all is the whole catalog: the review-line words and every other one.
 func all() map[string][2]string {
-	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages)+len(configMessages))
-	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages, configMessages} {
+	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages)+len(configMessages)+len(cliMessages))
+	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages, configMessages, cliMessages} {
 		for k, v := range part {
 			m[k] = v
 		}

@@ -48,7 +48,7 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 	b := &mdBuf{limit: limit - mdReserve, p: p}
 	t := sum(o)
 	b.WriteString("## " + p.Sprintf("gc-md-title") + "\n\n")
-	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), strconv.Itoa(t.files))) + "**\n\n")
+	b.WriteString("**" + mdText(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), countWords(p, t))) + "**\n\n")
 	if o.Run.Root != "" { // SPEC B5: the root the run judged, named first
 		root := mdText(Display(o.Run.Root))
 		if d := Display(o.Run.Root); !strings.ContainsAny(d, "`\n\r<>&") {

@@ -163,11 +163,22 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target),
 			causeText(w.Err, lang), Display(path.Dir(w.Path)))
 	case gc.WarnUnusedExclude:
+		if w.Target != "" {
+			return render.Message(lang, "gc-unused-exclude-root", Display(w.Path), Display(w.Target))
+		}
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnRootFixture, gc.WarnRootInWorkTree:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target))
 	case gc.WarnAggressive:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
+	case gc.WarnFreshRemoved:
+		p, sc := printer{lang}, string(w.Scope)
+		flags := []any{sc}
+		if w.Target == "count,size" {
+			flags = append(flags, sc)
+		}
+		return p.Sprintf("gc-warn-"+string(w.Kind), sc, n, p.Sprintf("gc-limit-"+w.Target), Display(w.Path),
+			Duration(w.Age, lang), p.Sprintf("gc-flag-"+w.Target, flags...))
 	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo, gc.WarnUnreadableEntry,
 		gc.WarnUndecidedEntry:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, Display(w.Path))
@@ -197,4 +208,33 @@ func UnusedExcludes(w io.Writer, ws []gc.Warning, lang render.Lang) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Duration words a span of seconds as the glossary spells durations:
+// "90 days 16 h 24 min" (「90 日 16 時間 24 分」), each unit shown when
+// not zero, seconds only when the span is not whole minutes.
+func Duration(secs int64, lang render.Lang) string {
+	p := printer{lang}
+	secs = max(secs, 0)
+	d, h, m, s := secs/86400, secs%86400/3600, secs%3600/60, secs%60
+	var parts []string
+	if d > 0 {
+		key := "gc-dur-days"
+		if d == 1 {
+			key = "gc-dur-day"
+		}
+		parts = append(parts, p.Sprintf(key, strconv.FormatInt(d, 10)))
+	}
+	for _, u := range []struct {
+		key string
+		n   int64
+	}{{"gc-dur-h", h}, {"gc-dur-min", m}, {"gc-dur-s", s}} {
+		if u.n > 0 {
+			parts = append(parts, p.Sprintf(u.key, strconv.FormatInt(u.n, 10)))
+		}
+	}
+	if len(parts) == 0 {
+		return p.Sprintf("gc-dur-s", "0")
+	}
+	return strings.Join(parts, " ")
 }

@@ -58,6 +58,9 @@ type Config struct {
 	Intend func(temp, target string) error
 	// explain makes judge record every file's verdict (Explain).
 	explain bool
+	// ListProtected makes the outcome list the protected files with
+	// their rule (--verbose; SPEC B7).
+	ListProtected bool
 	// Scanned, when set, is told after each scope how many files have been
 	// scanned so far; Progress how far deletion has come.
 	Scanned  func(files int)
@@ -84,8 +87,13 @@ type Config struct {
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
 		unlock, err := sweep.Lock(cfg.Root.FD)
+		if errors.Is(err, fserr.ErrLocked) {
+			le := &LockedError{Path: cfg.Root.Path}
+			le.Holder, le.Known = sweep.LockHolder(cfg.Root.FD)
+			return Outcome{}, le
+		}
 		if err != nil {
-			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err)) // fserr.ErrLocked when another run holds it
+			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err))
 		}
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}
@@ -260,6 +268,7 @@ func judge(cfg Config) (judgement, error) {
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
 		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
+		j.out.Warnings = append(j.out.Warnings, freshWarning(scope, so.Removed, so.Stamps, cfg.Now)...)
 		j.out.Scopes = append(j.out.Scopes, so)
 		excludes.see(sc.input.Paths)
 		if store != nil {
@@ -358,7 +367,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive,
+		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
 		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 

@@ -104,6 +104,9 @@ func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning
 		case skill.WarnMtimeInconsistent:
 			ws = append(ws, splitInconsistent(scope, sc.input)...)
 		case skill.WarnAggressive:
+			if allByAge(res.Removed) {
+				continue
+			}
 			ws = append(ws, Warning{Kind: WarnAggressive, Scope: scope, N: w.Remove, Total: w.Total})
 		}
 	}
