@@ -45,7 +45,9 @@ type Entry struct {
 	// timestamp (kept and named in a warning).
 	Unreadable bool
 
-	tsStart, tsEnd int // the ledger timestamp's raw string content in the file
+	// tsOff and tsLen locate the ledger timestamp's raw string content,
+	// from Start: lines are read in place, so the text is not copied.
+	tsOff, tsLen uint32
 }
 
 // RawTimestamp is the text of a stamped ledger line's "timestamp" (its
@@ -53,10 +55,11 @@ type Entry struct {
 // the store was parsed from. It is decoded on demand, so that a store of
 // a million lines holds no million copies.
 func (e Entry) RawTimestamp(data []byte) string {
-	if !e.Stamped || e.tsEnd == 0 {
+	if !e.Stamped || e.tsLen == 0 {
 		return ""
 	}
-	return decodeString(data[e.tsStart:e.tsEnd])
+	at := e.Start + int(e.tsOff)
+	return decodeString(data[at : at+int(e.tsLen)])
 }
 
 // ref is one reference of a memory entry (by index) to a name: its
@@ -76,7 +79,7 @@ type Store struct {
 	// Path is the store's root-relative path.
 	Path    string
 	Entries []Entry
-	refs []ref
+	refs    []ref
 	// open and close are the offsets of the memory index's entries array
 	// brackets ('[' and ']'); -1 for the ledger.
 	open, close int
@@ -97,6 +100,13 @@ func idSafe(c byte) bool {
 func EscapeID(id string) string {
 	if id == "." || id == ".." {
 		return strings.Repeat("%2E", len(id))
+	}
+	safe := true
+	for i := 0; i < len(id) && safe; i++ {
+		safe = idSafe(id[i])
+	}
+	if safe {
+		return id
 	}
 	var b strings.Builder
 	for i := 0; i < len(id); i++ {

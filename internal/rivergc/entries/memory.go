@@ -1,6 +1,7 @@
 package entries
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -93,6 +94,9 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 	st.open = r.i
 	r.i++
 	r.space()
+	// About one "id" key an element: one allocation rather than a growth
+	// series (which would peak at twice the entries).
+	st.Entries = make([]Entry, 0, bytes.Count(r.b[r.i:], []byte(`"id"`))+1)
 	p := memoryPass{now: now, nowISO: time.Unix(now, 0).UTC().Format("2006-01-02T15:04:05.000Z")}
 	var f [numFields]value // reused: one element's fields at a time
 	for n := 0; r.i < len(r.b) && r.b[r.i] != ']'; n++ {
@@ -148,7 +152,9 @@ func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
 		return
 	}
 	e.ID = f[fID].text()
-	e.Name = MemoryName(st.Path, e.ID)
+	if e.Name = MemoryName(st.Path, e.ID); len(e.Name) == len(st.Path)+1+len(e.ID) {
+		e.ID = e.Name[len(st.Path)+1:] // written as itself: one string, not two
+	}
 	if f[fType].is("resurface") {
 		sid, revoke := f[fSuppressionID], f[fAction].is("revoke")
 		switch {

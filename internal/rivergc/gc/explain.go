@@ -219,7 +219,8 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			live[g] = true
 		}
 	}
-	for _, f := range sc.files {
+	for i := range sc.fileCount() {
+		f := sc.file(i)
 		fv := fileVerdict{scope: scope, file: f, verdict: VerdictKeep}
 		nfc := norm.NFC.String(f.Path)
 		switch d, isRemoved := removed[f.Path]; {

@@ -20,7 +20,7 @@ const maxSize = skill.MaxSafe
 // scopeScan is one scope's scan turned into engine input.
 type scopeScan struct {
 	input     skill.Input
-	files     []scan.File // every regular file found, judged or not, in path order
+	files     []scan.File // every regular file found, judged or not, in path order (a scope of files)
 	tracked   int         // files protected as tracked; never handed to the engine
 	sources   Sources
 	leftovers []string
@@ -30,6 +30,23 @@ type scopeScan struct {
 	// D2); extra holds the scope's own warnings (unreadable lines).
 	entries *EntryIndex
 	extra   []Warning
+}
+
+// fileCount is the number of regular files (or entries) the scope found.
+func (sc *scopeScan) fileCount() int {
+	if sc.entries != nil {
+		return len(sc.entries.order)
+	}
+	return len(sc.files)
+}
+
+// file is the i-th of them in path order: an entry scope's record is
+// made on demand from its store.
+func (sc *scopeScan) file(i int) scan.File {
+	if sc.entries != nil {
+		return sc.entries.file(i)
+	}
+	return sc.files[i]
 }
 
 // scanScope scans one scope and builds its engine input with the given
