@@ -93,6 +93,11 @@ func (g *gen) date() jv {
 	if g.chance(0.7) {
 		return str(t.UTC().Format(pick(g, "2006-01-02T15:04:05.000Z", "2006-01-02T15:04:05.000Z", "2006-01-02T15:04:05Z")))
 	}
+	if g.chance(0.1) {
+		g.trap("escaped date")
+		text := t.UTC().Format("2006-01-02T15:04:05.000Z")
+		return rawStr(`\u00` + fmt.Sprintf("%x", text[0]) + text[1:])
+	}
 	g.trap("odd date")
 	switch g.r.IntN(6) {
 	case 0:
@@ -110,7 +115,8 @@ func (g *gen) date() jv {
 		return str(pick(g, "1969-07-20T20:17:40.000Z", "1900-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "-000001-01-01T00:00:00Z",
 			"9999-12-31T23:59:59.999Z", "+275760-09-13T00:00:00.000Z", "+275760-09-13T00:00:00.001Z", "+010000-01-01T00:00:00Z", ""))
 	case 4:
-		return pick(g, num(t.UnixMilli()), num(t.Unix()), tok("0"), tok("-0"), tok("1e400"), tok("null"), tok("true"), tok("false"))
+		return pick(g, num(t.UnixMilli()), num(t.Unix()), tok("0"), tok("-0"), tok("1e400"), tok("null"), tok("true"), tok("false"),
+			tok("8640000000000000"), tok("8640000000000001"), tok("-8640000000000000"), tok(fmt.Sprint(t.UnixMilli(), ".5")))
 	default:
 		return pick(g, obj(), arr(), arr(str(t.UTC().Format(time.RFC3339))), obj("$date", str(t.UTC().Format(time.RFC3339))))
 	}

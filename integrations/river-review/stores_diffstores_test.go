@@ -55,6 +55,8 @@ func (g *gen) ref() jv {
 		return jv{kind: 's', raw: pick(g, g.ids...)}
 	case len(g.ids) > 0 && g.chance(0.5):
 		return jv{kind: 's', raw: g.twin(pick(g, g.ids...))}
+	case g.chance(0.05):
+		return tok(pick(g, "5", "5.0", "true", "null"))
 	default:
 		return str(fmt.Sprintf("entry-%d", len(g.ids)+g.r.IntN(4)))
 	}
@@ -63,14 +65,19 @@ func (g *gen) ref() jv {
 // memoryTypes are upstream's types, weighted, with unknown ones and twins.
 var memoryTypes = []string{"adr", "decision", "decision", "pattern", "wontfix", "suppression", "suppression", "suppression",
 	"resurface", "resurface", "review", "review", "eval_result", "eval_result", "note", "Decision", "REVIEW", "ſuppression",
-	"review\xE2\x82", "eval_result\u00A0"}
+	"review\xE2\x82", "eval_result\u00A0", `\u0072eview`, `eval\u005fresult`, `\u0073uppression`, `decisio\u006E`}
 
 // entry generates one memory entry.
 func (g *gen) entry() jv {
 	typ := pick(g, memoryTypes...)
 	id := g.id(typ)
 	e := jv{kind: 'o'}
-	e.members = append(e.members, member{[]byte("id"), jv{kind: 's', raw: id}})
+	idv := jv{kind: 's', raw: id}
+	if g.chance(0.02) {
+		g.trap("number id")
+		idv = tok(pick(g, "5", "5.0", "-0", "1e400"))
+	}
+	e.members = append(e.members, member{[]byte("id"), idv})
 	switch {
 	case g.chance(0.03):
 		e.members = append(e.members, member{[]byte("type"), pick(g, tok("5"), tok("null"), str(""), arr())})
@@ -92,10 +99,18 @@ func (g *gen) entry() jv {
 	if g.chance(0.7) {
 		md.members = append(md.members, member{[]byte("relatedFiles"), arr(str(pick(g, g.files...)))})
 	}
+	if g.chance(0.02) {
+		g.trap("metadata not an object")
+		md = pick(g, str("2020-01-01T00:00:00Z"), arr(), tok("null"))
+	}
+	if g.chance(0.03) {
+		g.trap("tags or files as a string")
+		md.members = append(md.members, member{[]byte(pick(g, "tags", "relatedFiles")), str(pick(g, "authority", "src/auth/login.ts"))})
+	}
 	e.members = append(e.members, member{[]byte("metadata"), md})
 	if g.chance(0.6) {
 		e.members = append(e.members, member{[]byte("status"), pick(g, str("active"), str("active"), str("archived"), str("superseded"),
-			str("Active"), str(""), tok("null"), tok("0"), tok("false"), str("active\xE2\x82"))})
+			str("Active"), str(""), tok("null"), tok("0"), tok("false"), str("active\xE2\x82"), rawStr(`\u0061ctive`), rawStr(`archive\u0064`))})
 	}
 	if g.chance(0.25) {
 		e.members = append(e.members, member{[]byte("expiresAt"), g.date()})
@@ -104,6 +119,10 @@ func (g *gen) entry() jv {
 		e.members = append(e.members, member{[]byte("supersededBy"), g.ref()})
 	}
 	if ctx := g.context(typ); ctx != nil {
+		if g.chance(0.03) {
+			g.trap("context not an object")
+			*ctx = pick(g, str("active"), arr(tok("true")), tok("null"), tok("1"))
+		}
 		e.members = append(e.members, member{[]byte("context"), *ctx})
 	}
 	return e
