@@ -77,7 +77,11 @@ func (g *gen) entry() jv {
 		g.trap("number id")
 		idv = tok(pick(g, "5", "5.0", "-0", "1e400"))
 	}
-	e.members = append(e.members, member{[]byte("id"), idv})
+	if !g.chance(0.02) {
+		e.members = append(e.members, member{[]byte("id"), idv})
+	} else {
+		g.trap("no id")
+	}
 	switch {
 	case g.chance(0.03):
 		e.members = append(e.members, member{[]byte("type"), pick(g, tok("5"), tok("null"), str(""), arr())})
@@ -163,6 +167,11 @@ func (g *gen) index() []byte {
 		entries.items = append(entries.items, g.entry())
 	}
 	doc := obj("version", str("1"), "entries", entries)
+	if g.chance(0.02) {
+		g.trap("index not an object of entries")
+		doc = pick(g, arr(entries), obj("version", str("1"), "entries", obj("0", g.entry())), obj("version", str("1"), "entries", tok("null")),
+			obj("version", str("1")), str("entries"))
+	}
 	return g.trapIndex(doc)
 }
 

@@ -93,6 +93,9 @@ func (g *gen) trapObject(o *jv, p float64) {
 // strings, a cut), so that upstream cannot read the index at all.
 func (g *gen) trapIndex(doc jv) []byte {
 	entries := doc.get("entries")
+	if entries == nil {
+		entries = &jv{}
+	}
 	for i := range entries.items {
 		if entries.items[i].kind == 'o' {
 			g.trapObject(&entries.items[i], 0.25)
