@@ -98,6 +98,10 @@ echo '{"removed":[{"path":".river/memory/index.json#dec-1"}],"errors":[]}'`, `re
 	{"removes the newest ledger line", `sed -i '$d' "$root/artifacts/evals/results.jsonl"
 echo '{"removed":[{"path":"artifacts/evals/results.jsonl#4"}],"errors":[]}'`, "one of the newest two"},
 	{"says nothing of a removal", `sed -i '1d' "$root/artifacts/evals/results.jsonl"; echo '{"removed":[],"errors":[]}'`, "reports 0 ledger removals; upstream's reading lost 1"},
+	{"removes a young line", `sed -i '2d' "$root/artifacts/evals/results.jsonl"
+echo '{"removed":[{"path":"artifacts/evals/results.jsonl#2"}],"errors":[]}'`, "is within the retention of 90 days"},
+	{"changes a kept line", `sed -i '1s/"a":1/"a":2/' "$root/artifacts/evals/results.jsonl"; echo '{"removed":[],"errors":[]}'`,
+		"not the lines before, byte for byte"},
 	{"crashes", `echo 'panic: boom' >&2; exit 2`, "river-gc exit 2"},
 	{"exits 1 without a reason", `echo '{"removed":[],"errors":[]}'; exit 1`, "without a reason"},
 }
