@@ -181,7 +181,7 @@ func (g *gen) ledger() []byte {
 	var b bytes.Buffer
 	n := g.r.IntN(12)
 	for i := range n {
-		line := obj("timestamp", g.date(), "commit", str(fmt.Sprintf("%040x", g.r.Uint64())), "branch", str("main"),
+		line := obj("timestamp", g.date(), "commit", str(fmt.Sprintf("%040x", g.r.Uint64())), "branch", pick(g, str("main"), str("main"), str("ma\u2028in"), str("ma\u0085in"), rawStr("ma\rin"), rawStr("ma\tin")),
 			"scores", obj("precision", pick(g, tok("0.9"), tok("0.85"), tok("-0"), tok("1e400"), tok("1")), "fail_x", num(int64(g.r.IntN(3)))))
 		b.Write(g.trapLine(line, i == n-1))
 	}

@@ -85,20 +85,19 @@ export function removedIndices(before, after) {
   return j < 0 ? removed.reverse() : null;
 }
 
-// revocations is findActiveSuppressions' set of revoked ids (none when
-// upstream's query throws on the index: then it applies no suppression, and
-// every suppression counts as unrevoked here).
+// revocations is findActiveSuppressions' set of revoked ids. A null entry
+// makes upstream's query throw (so upstream applies no suppression at all);
+// the set is then the one upstream would build without the null entries,
+// which river gc cannot be asked to ignore.
 function revocations(up, index) {
-  const r = attempt(() =>
-    new Set(
+  const entries = index.entries.filter((e) => e !== null);
+  return new Set(
     up
-      .queryMemory(index, { type: 'resurface', includeInactive: true })
+      .queryMemory({ entries }, { type: 'resurface', includeInactive: true })
       .filter((e) => e.context?.action === 'revoke')
       .map((e) => e.context?.suppressionId)
       .filter(Boolean)
-    )
   );
-  return r instanceof Set ? r : new Set();
 }
 
 // liveness says why an entry is live at now (null: it is not).
