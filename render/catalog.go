@@ -165,8 +165,8 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"scope %s: エンジンが判定できない名前のファイル %s 件を保持しました (最初: %s)。名前を変更すると判定対象になります。",
 		"scope %s: files kept because the engine cannot judge their names: %s (first: %s); rename them to have them judged."},
 	"gc-warn-unreadable-entry": {
-		"scope %s: 読めない行 %s 件を保持しました (最初: %s)。JSON オブジェクトで RFC 3339 の timestamp を持つ行だけが判定されます。",
-		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object with an RFC 3339 timestamp is judged."},
+		"scope %s: 読めない行 %s 件を保持しました (最初: %s)。timestamp が JavaScript の Date で確実に読める ISO 形式 (RFC 3339 の閏秒を除く) の JSON オブジェクトの行だけが判定されます。",
+		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object whose timestamp JavaScript's Date reads for certain (ISO 8601 with an offset, or a date; not a leap second) is judged."},
 	"gc-warn-undecided-entry": {
 		"scope %s: River Review の読み方を river gc が再現できない値 (有効期限など) を持つエントリ %s 件を保持しました (最初: %s)。",
 		"scope %s: entries kept because a value deciding them (an expiry) is one river gc cannot read as River Review does: %s (first: %s)."},
