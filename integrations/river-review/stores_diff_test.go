@@ -85,9 +85,9 @@ func runDiff(t *testing.T, dir, bin string, first uint64, n int) {
 	t.Helper()
 	start := time.Now()
 	r := runCases(t, dir, bin, simulatedBase(t), first, n, diffWorkers)
-	t.Logf("%d cases (seeds %d–%d) in %v: %d failed; removed %d memory entries (%d were removable by upstream's reading) and %d ledger lines (%d removals by an age Date.parse reads otherwise); river-gc %v, upstream's readers %v (summed over workers)",
+	t.Logf("%d cases (seeds %d–%d) in %v: %d failed; removed %d memory entries (%d were removable by upstream's reading) and %d ledger lines; river-gc %v, upstream's readers %v (summed over workers)",
 		r.cases, first, first+uint64(n)-1, time.Since(start).Round(time.Millisecond), r.failed, r.memoryRemoved, r.memoryRemovable, r.ledgerRm,
-		r.v8Young, r.gcTime.Round(time.Millisecond), r.readTime.Round(time.Millisecond))
+		r.gcTime.Round(time.Millisecond), r.readTime.Round(time.Millisecond))
 	if r.failed > 20 {
 		t.Errorf("%d failing cases in all (the first 20 shown)", r.failed)
 	}

@@ -84,7 +84,6 @@ type verdict struct {
 		MemoryRemoved   int `json:"memoryRemoved"`
 		MemoryRemovable int `json:"memoryRemovable"`
 		LedgerRemoved   int `json:"ledgerRemoved"`
-		V8Young         int `json:"v8Young"`
 	} `json:"stats"`
 }
 
@@ -164,7 +163,6 @@ type diffRun struct {
 	mu                                       sync.Mutex
 	cases, failed                            int
 	memoryRemoved, memoryRemovable, ledgerRm int
-	v8Young                                  int
 	gcTime, readTime                         time.Duration
 }
 
@@ -242,7 +240,6 @@ func (r *diffRun) record(t *testing.T, c diffCase, v verdict) {
 	r.memoryRemoved += v.Stats.MemoryRemoved
 	r.memoryRemovable += v.Stats.MemoryRemovable
 	r.ledgerRm += v.Stats.LedgerRemoved
-	r.v8Young += v.Stats.V8Young
 	r.gcTime += v.gcTime
 	r.readTime += v.readTime
 	if len(v.Problems) == 0 {
