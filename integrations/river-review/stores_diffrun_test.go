@@ -242,6 +242,9 @@ func (r *diffRun) record(t *testing.T, c diffCase, v verdict) {
 	r.ledgerRm += v.Stats.LedgerRemoved
 	r.gcTime += v.gcTime
 	r.readTime += v.readTime
+	if r.cases%10000 == 0 {
+		t.Logf("%d cases, %d failed so far", r.cases, r.failed+min(len(v.Problems), 1))
+	}
 	if len(v.Problems) == 0 {
 		return
 	}
