@@ -5,6 +5,21 @@
 // entry, sizes and dates it, says which entries must stay (D3, D4) and
 // splices removed entries out of the original bytes (D5).
 //
+// Both stores are read as upstream's JavaScript reads them (SPEC B6): the
+// bytes decoded as readFileSync(p, 'utf-8') decodes them, parsed by
+// JSON.parse's grammar with exact keys and the last repeated key winning,
+// strings compared as UTF-16 code units (held as WTF-8, jsstring.go),
+// ledger lines blank by String.prototype.trim, expiries and times as
+// JavaScript's Date and upstream's comparisons read them (jsvalue.go).
+// One reader does it (jsread.go), in one pass, picking the fields in
+// place. A value it cannot read the way upstream does keeps its entry
+// (Entry.Undecided, Entry.Unreadable).
+//
+// The API: ParseMemory and ParseLedger read a store; Store.Guards,
+// Referenced and Refers give what must stay; Undecided and Unreadable
+// what is kept for want of a reading; Splice writes the store without
+// removed entries; MemoryName, LineName and EscapeID make entry names.
+//
 // It is pure: it gets the file's bytes and the reference time and does
 // no I/O; reading and rewriting the file is package rewrite's job.
 package entries
