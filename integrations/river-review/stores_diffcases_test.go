@@ -15,10 +15,7 @@ import (
 // the differential test: stores where Go's reading of JSON decided
 // otherwise than upstream's, and river-gc --force removed live knowledge
 // or shifted the ledger's guard.
-var reproductions = []struct {
-	name          string
-	index, ledger string
-}{
+var reproductions = []struct{ name, index, ledger string }{
 	{name: "key case decides (Type, Active, EXPIRESAT)", index: `{"version":"1","entries":[
  {"id":"dec-1","type":"decision","Type":"review","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z"}},
  {"id":"sup-1","type":"suppression","status":"archived","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z","relatedFiles":["src/a.ts"]},
@@ -47,13 +44,54 @@ var reproductions = []struct {
 ` + "\xEF\xBB\xBF\n"},
 }
 
+// findings are the disagreements the differential test found on the
+// reader that fixed issue 24 (/work/briefs/b6-diff-findings.md F1–F4), as
+// fixed cases: stores river-gc --force compacted otherwise than upstream's
+// reading allows.
+var findings = []struct{ name, index, ledger string }{
+	{name: "F1 updatedAt only V8 reads", index: `{"version":"1","entries":[
+ {"id":"dec-1","type":"decision","status":"archived","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z","updatedAt":"2025-05-30 00:00:00Z"}},
+ {"id":"dec-2","type":"decision","status":"archived","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z","updatedAt":"+002025-05-30T00:00:00.000Z"}},
+ {"id":"dec-3","type":"decision","status":"archived","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z","updatedAt":"2025-05-30"}}
+]}
+`},
+	{name: "F2 leap second", ledger: `{"timestamp":"2024-12-31T23:59:60Z"}
+{"timestamp":"2025-05-31T00:00:00Z"}
+{"timestamp":"2025-05-31T01:00:00Z"}
+`},
+	{name: "F3 context.expiresAt the string comparison keeps", index: `{"version":"1","entries":[
+ {"id":"dec-1","type":"decision","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z"},"context":{"expiresAt":"2025-06-01T08:00:00+09:00"}},
+ {"id":"dec-2","type":"decision","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z"},"context":{"expiresAt":true}}
+]}
+`},
+	{name: "F4 references from entries without a string id", index: `{"version":"1","entries":[
+ {"id":"rev-1","type":"review","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z"}},
+ {"id":5,"type":"decision","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z"},"supersededBy":"rev-1"},
+ {"id":"sup-1","type":"suppression","status":"archived","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z","relatedFiles":["src/a.ts"]},"context":{"scope":"file","active":true}},
+ {"type":"resurface","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z"},"context":{"suppressionId":"sup-1","action":"revoke"}}
+]}
+`},
+}
+
+// TestStoresDiffFindings runs the differential test's own findings as
+// fixed cases, like the reproductions.
+func TestStoresDiffFindings(t *testing.T) {
+	runFixed(t, findings)
+}
+
 // TestStoresDiffReproductions runs every reproduction through the real
 // river-gc --force and upstream's readers: none may break D3/D4.
 func TestStoresDiffReproductions(t *testing.T) {
+	runFixed(t, reproductions)
+}
+
+// runFixed runs fixed cases at 2025-06-01T00:00:00Z (UTC, 90 days).
+func runFixed(t *testing.T, cases []struct{ name, index, ledger string }) {
+	t.Helper()
 	dir := upstream.Dir(t)
 	bin := diffBin(t)
 	child := mustReaders(t, dir)
-	for _, r := range reproductions {
+	for _, r := range cases {
 		t.Run(r.name, func(t *testing.T) {
 			c := diffCase{Now: "2025-06-01T00:00:00Z", TZ: "UTC", RetentionDays: 90}
 			if r.index != "" {
