@@ -73,3 +73,34 @@ func TestDifferentialFindings(t *testing.T) {
 		t.Errorf("ledger: %+v, want line 1 unreadable and kept", st.Entries)
 	}
 }
+
+// TestReferencesFromUnnamedEntries is finding F4: an entry kept because
+// its id is not a string (a number, -0, 1e400, none) still keeps what it
+// refers to — its supersededBy, the suppression it revokes.
+func TestReferencesFromUnnamedEntries(t *testing.T) {
+	at := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).Unix()
+	old := `"metadata":{"createdAt":"2024-01-01T00:00:00.000Z"}`
+	for _, id := range []string{`"id":5,`, `"id":-0,`, `"id":1e400,`, ``} {
+		for _, c := range []struct{ name, index, target string }{
+			{"supersededBy", `{"version":"1","entries":[{"id":"rev-1","type":"review","content":"c",` + old + `},
+				{` + id + `"type":"decision","content":"c",` + old + `,"supersededBy":"rev-1"}]}`, "rev-1"},
+			{"revocation", `{"version":"1","entries":[{"id":"suppression-2","type":"suppression","status":"archived","content":"c",` + old +
+				`,"context":{"active":true}},{` + id + `"type":"resurface","content":"c",` + old +
+				`,"context":{"suppressionId":"suppression-2","action":"revoke"}}]}`, "suppression-2"},
+		} {
+			t.Run(c.name+" "+id, func(t *testing.T) {
+				st, err := ParseMemory(store, []byte(c.index), at)
+				if err != nil {
+					t.Fatal(err)
+				}
+				target := MemoryName(store, c.target)
+				if st.Entries[0].Live || !st.Entries[1].Live {
+					t.Fatalf("live: %v, %v; want the target a candidate and the unnamed entry kept", st.Entries[0].Live, st.Entries[1].Live)
+				}
+				if got := st.Referenced(map[string]bool{target: true}); len(got) != 1 || got[0] != target {
+					t.Errorf("Referenced = %q, want [%s]", got, target)
+				}
+			})
+		}
+	}
+}

@@ -147,13 +147,16 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 // context.expiresAt, expireEntries' new Date(x) <= now.
 func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
 	e := &st.Entries[i]
-	if f[fID].kind != stringKind || len(f[fID].raw) == 0 {
+	named := f[fID].kind == stringKind && len(f[fID].raw) > 0
+	if !named {
+		// Named by position and kept; what it refers to is kept too
+		// (below), as for any kept entry.
 		e.Name, e.Live = positionName(st.Path, i+1), true
-		return
-	}
-	e.ID = f[fID].text()
-	if e.Name = MemoryName(st.Path, e.ID); len(e.Name) == len(st.Path)+1+len(e.ID) {
-		e.ID = e.Name[len(st.Path)+1:] // written as itself: one string, not two
+	} else {
+		e.ID = f[fID].text()
+		if e.Name = MemoryName(st.Path, e.ID); len(e.Name) == len(st.Path)+1+len(e.ID) {
+			e.ID = e.Name[len(st.Path)+1:] // written as itself: one string, not two
+		}
 	}
 	if f[fType].is("resurface") {
 		sid, revoke := f[fSuppressionID], f[fAction].is("revoke")
@@ -176,6 +179,9 @@ func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
 	}
 	if f[fSupersededBy].kind == stringKind && len(f[fSupersededBy].raw) > 0 {
 		st.refs = append(st.refs, ref{from: i, to: MemoryName(st.Path, f[fSupersededBy].text())})
+	}
+	if !named {
+		return
 	}
 	// Its time: metadata.updatedAt, else metadata.createdAt. A value
 	// that is there but not read as Date reads it keeps the entry: its age
