@@ -8,6 +8,8 @@ package render
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -118,10 +120,10 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-linux-only":  {"river-gc は Linux でのみ動作します (%s では何も削除しません)。plangate-gc はどの OS でも動作します。", "river-gc runs on Linux only (nothing is touched on %s); plangate-gc runs everywhere."},
 	// river gc (package report): totals, tables, removals, warnings,
 	// errors, notes, --explain, --summary-file and progress.
-	"gc-total-force":     {"合計 %s (%s ファイル) を削除しました", "Total reclaimed space: %s, files: %s"},
+	"gc-total-force":     {"合計 %s (%s) を削除しました", "Total reclaimed space: %s, %s"},
 	"gc-debug-root":      {"ルート: %s", "root: %s"},
 	"gc-total-linked":    {"うち %s (%s ファイル) は他のハードリンクが残るため解放されていません", "not freed: %s in %s files still held by other hard links"},
-	"gc-total-dry-run":   {"合計 %s (%s ファイル) を削除できます (dry-run のため未削除)", "Total reclaimable space: %s, files: %s (dry-run: nothing deleted)"},
+	"gc-total-dry-run":   {"合計 %s (%s) を削除できます (dry-run のため未削除)", "Total reclaimable space: %s, %s (dry-run: nothing deleted)"},
 	"gc-protected":       {"保護", "protected"},
 	"gc-guarded":         {"組み込み保護", "guarded"},
 	"gc-excluded":        {"exclude", "excluded"},
@@ -165,6 +167,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-unreadable-entry": {
 		"scope %s: 読めない行 %s 件を保持しました (最初: %s)。JSON オブジェクトで RFC 3339 の timestamp を持つ行だけが判定されます。",
 		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object with an RFC 3339 timestamp is judged."},
+	"gc-warn-undecided-entry": {
+		"scope %s: River Review の読み方を river gc が再現できない値 (有効期限など) を持つエントリ %s 件を保持しました (最初: %s)。",
+		"scope %s: entries kept because a value deciding them (an expiry) is one river gc cannot read as River Review does: %s (first: %s)."},
 	"gc-warn-future-timestamp": {
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},
@@ -290,13 +295,27 @@ var printers = func() map[Lang]*message.Printer {
 
 // all is the whole catalog: the review-line words and every other one.
 func all() map[string][2]string {
-	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages)+len(configMessages))
-	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages, configMessages} {
+	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages)+len(configMessages)+len(cliMessages))
+	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages, configMessages, cliMessages} {
 		for k, v := range part {
 			m[k] = v
 		}
 	}
 	return m
+}
+
+// Keys lists, sorted, the catalog's keys that start with prefix, so that
+// the tests of a family of messages worded as prefix+kind ("gc-warn-",
+// "gc-cfg-pattern-") word every one of them, a new one included.
+func Keys(prefix string) []string {
+	var keys []string
+	for k := range all() {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // printer returns the printer for lang, Japanese when lang is unknown.

@@ -107,8 +107,6 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 		"the root %s lies inside the git work tree %s, whose top holds neither .river/ nor artifacts/: it may be a fixture; pass --root to be sure."},
 	"title-river-gc-root-fixture-passed":   {"river gc: 手前の .river/ を飛ばして work tree の top を root に", "river gc: a nearer .river/ passed over for the work tree's top"},
 	"title-river-gc-root-inside-work-tree": {"river gc: git work tree の内側の root", "river gc: a root inside a git work tree"},
-	"gc-age-days":                          {"%s 日", "%s days"},
-	"gc-age-days-time":                     {"%s 日と %s", "%s days %s"},
 	"gc-verdict-keep-exact": {
 		"→ 保持: 経過がちょうど %sで、保持期間 %s 日より古くはありません (削除は保持期間より古いものだけ)",
 		"→ keep: exactly %s old, not older than the %s-day retention (only older files go)"},

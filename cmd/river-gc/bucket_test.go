@@ -34,12 +34,12 @@ var twinTree = map[string]string{
 	".river/memory/new.json":                  `{"metadata":{"createdAt":"2026-11-20T00:00:00Z"}}`,
 	".river/memory/twice.json":                `{"timestamp":"2024-01-01T00:00:00Z","timestamp":"2024-01-02T00:00:00Z"}`,
 	".river/memory/.gitkeep":                  "",
-	".river/memory/index.json":                memoryIndex,
+	".river/memory/index.json":                twinIndex,
 	"artifacts/evals/run-1/summary.json":      `{"timestamp":"2024-02-01T00:00:00Z"}`,
 	"artifacts/evals/run-1/log.txt":           "log",
 	"artifacts/evals/run-2/summary.json":      `{"timestamp":"2026-11-25T00:00:00Z"}`,
 	"artifacts/evals/run-2/log.txt":           "log",
-	"artifacts/evals/results.jsonl":           ledger,
+	"artifacts/evals/results.jsonl":           twinLedger,
 	"artifacts/evals/vendored/.git":           "gitdir: elsewhere",
 	"artifacts/evals/vendored/x.txt":          "kept: a nested repository",
 	"artifacts/review-artifact-1.json":        `{"timestamp":"2024-03-01T00:00:00Z"}`,
@@ -52,13 +52,13 @@ var twinTree = map[string]string{
 	".river/runs/2024-01-01T00-00-00-ab.json": `{"timestamp":"2024-01-01T00:00:00Z"}`,
 }
 
-const memoryIndex = `{"version":"1","entries":[
+const twinIndex = `{"version":"1","entries":[
 {"id":"r1","type":"review","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00Z"}},
 {"id":"r2","type":"review","title":"t","content":"c","metadata":{"createdAt":"2026-11-29T00:00:00Z"}},
 {"id":"a1","type":"adr","title":"t","content":"c","metadata":{"createdAt":"2020-01-01T00:00:00Z"}}]}
 `
 
-const ledger = `{"timestamp":"2024-01-01T00:00:00Z","a":1}
+const twinLedger = `{"timestamp":"2024-01-01T00:00:00Z","a":1}
 {"timestamp":"2024-01-02T00:00:00Z","a":2}
 {"timestamp":"2026-11-28T00:00:00Z","a":3}
 {"timestamp":"2026-11-29T00:00:00Z","a":4}
@@ -105,9 +105,9 @@ func upload(t *testing.T, srv *s3test.Server, name, prefix, dir string, tree map
 	}
 }
 
-// runGC runs the river-gc binary with env and returns stdout, stderr and
+// runBucketGC runs the river-gc binary with env and returns stdout, stderr and
 // the exit code.
-func runGC(t *testing.T, env []string, args ...string) ([]byte, []byte, int) {
+func runBucketGC(t *testing.T, env []string, args ...string) ([]byte, []byte, int) {
 	t.Helper()
 	cmd := exec.Command(buildBinary(t), args...)
 	cmd.Env = env
@@ -172,21 +172,21 @@ func TestBucketTwinTree(t *testing.T) {
 		{"--max-size-mb", "0.00005", "--retention-days", "100000", "--exclude", ".river/memory/old.json"},
 	} {
 		args := append(slices.Clone(twinArgs), extra...)
-		disk, _, _ := runGC(t, env, append([]string{"--root", dir}, args...)...)
-		obj, _, _ := runGC(t, env, append([]string{"--root", bucketRoot}, args...)...)
+		disk, _, _ := runBucketGC(t, env, append([]string{"--root", dir}, args...)...)
+		obj, _, _ := runBucketGC(t, env, append([]string{"--root", bucketRoot}, args...)...)
 		if d, o := fields(t, disk, same...), fields(t, obj, same...); d["removed"] != o["removed"] || d["keptSummary"] != o["keptSummary"] {
 			t.Errorf("%v: removed differs\ndisk:   %s\nbucket: %s", extra, d["removed"], o["removed"])
 		}
 		inv := []string{"--emit-inventory", "--now", twinArgs[2], "--scope", "all", "--scope", "memory-entries", "--scope", "eval-ledger"}
-		dinv, _, _ := runGC(t, env, append([]string{"--root", dir}, inv...)...)
-		oinv, _, _ := runGC(t, env, append([]string{"--root", bucketRoot}, inv...)...)
+		dinv, _, _ := runBucketGC(t, env, append([]string{"--root", dir}, inv...)...)
+		oinv, _, _ := runBucketGC(t, env, append([]string{"--root", bucketRoot}, inv...)...)
 		if !bytes.Equal(dinv, oinv) || len(dinv) == 0 {
 			t.Errorf("--emit-inventory differs\ndisk:   %s\nbucket: %s", dinv, oinv)
 		}
 	}
 	for _, mode := range []string{"--dry-run", "--force"} {
-		disk, derr, dcode := runGC(t, env, append([]string{mode, "--root", dir}, twinArgs...)...)
-		obj, oerr, ocode := runGC(t, env, append([]string{mode, "--root", bucketRoot}, twinArgs...)...)
+		disk, derr, dcode := runBucketGC(t, env, append([]string{mode, "--root", dir}, twinArgs...)...)
+		obj, oerr, ocode := runBucketGC(t, env, append([]string{mode, "--root", bucketRoot}, twinArgs...)...)
 		if dcode != 0 || ocode != 0 {
 			t.Fatalf("%s: exit %d (disk), %d (bucket)\n%s\n%s", mode, dcode, ocode, derr, oerr)
 		}
@@ -256,20 +256,20 @@ func TestBucketLockIsExclusive(t *testing.T) {
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a", ".river/tmp/b.tmp": "b"})
 	b := bucketRoot(t, srv, root)
 	ctx := context.Background()
-	other, err := backend.Acquire(ctx, b, gc.LockKey, "other-run", time.Now(), time.Hour)
+	other, err := backend.Acquire(ctx, b, gc.LockKey, "ci-runner-7.4242.1700000000000000000", time.Now(), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"--force", "--json", "--root", root, "--now", future}
-	out, stderr, code := runGC(t, bucketEnv(srv), args...)
-	if code != 1 || len(keysIn(t, srv, name, "r/.river/tmp/")) != 2 || !bytes.Contains(stderr, []byte("other-run")) {
+	out, stderr, code := runBucketGC(t, bucketEnv(srv), args...)
+	if code != 1 || len(keysIn(t, srv, name, "r/.river/tmp/")) != 2 || !bytes.Contains(stderr, []byte("4242")) || !bytes.Contains(stderr, []byte("ci-runner-7")) {
 		t.Fatalf("a held lock: exit %d, %d objects left, stderr %s\n%s", code, len(keysIn(t, srv, name, "r/.river/tmp/")), stderr, out)
 	}
 	other.Release(ctx) //nolint:errcheck // replaced by a stale lease next
 	if _, err := backend.Acquire(ctx, b, gc.LockKey, "dead-run", time.Now().Add(-2*time.Hour), time.Hour); err != nil {
 		t.Fatal(err)
 	}
-	if _, stderr, code := runGC(t, bucketEnv(srv), args...); code != 0 {
+	if _, stderr, code := runBucketGC(t, bucketEnv(srv), args...); code != 0 {
 		t.Fatalf("a stale lease was not taken over: exit %d\n%s", code, stderr)
 	}
 	if left := keysIn(t, srv, name, "r/"); !slices.Equal(left, []string{gc.RootMarker}) {
@@ -298,7 +298,7 @@ func TestBucketJournalNamesAKilledRun(t *testing.T) {
 	}
 	b.Delete(ctx, objs[:1]) // the kill came after the first deletion
 	for _, mode := range []string{"--dry-run", "--force"} {
-		out, stderr, code := runGC(t, bucketEnv(srv), mode, "--json", "--root", root, "--now", "2000-01-01T00:00:00Z")
+		out, stderr, code := runBucketGC(t, bucketEnv(srv), mode, "--json", "--root", root, "--now", "2000-01-01T00:00:00Z")
 		if code != 0 {
 			t.Fatalf("%s: exit %d\n%s", mode, code, stderr)
 		}
@@ -310,7 +310,7 @@ func TestBucketJournalNamesAKilledRun(t *testing.T) {
 	if left := keysIn(t, srv, name, "r/"+gc.JournalDir); len(left) != 0 {
 		t.Errorf("the journal is left after a recorded --force run: %q", left)
 	}
-	if out, _, _ := runGC(t, bucketEnv(srv), "--json", "--root", root); readRecord(t, out).Interrupted != nil {
+	if out, _, _ := runBucketGC(t, bucketEnv(srv), "--json", "--root", root); readRecord(t, out).Interrupted != nil {
 		t.Errorf("a third run still reports the interrupted run")
 	}
 }
@@ -322,7 +322,7 @@ func TestBucketVersioned(t *testing.T) {
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, true)
 	upload(t, srv, name, "", "", map[string]string{".river/tmp/a.tmp": "a"})
-	out, stderr, code := runGC(t, bucketEnv(srv), "--force", "--json", "--root", "s3://"+name, "--now", future)
+	out, stderr, code := runBucketGC(t, bucketEnv(srv), "--force", "--json", "--root", "s3://"+name, "--now", future)
 	if code != 0 || !bytes.Contains(out, []byte(`"versioned-bucket"`)) || len(readRecord(t, out).Removed) != 1 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
@@ -353,7 +353,7 @@ func TestBucketCredentialsNeverPrinted(t *testing.T) {
 		{bucketEnv(srv), []string{"--force", "--json", "--root", root, "--now", future}, 0},
 		{append(bucketEnv(srv), "AWS_SECRET_ACCESS_KEY="+wrong), []string{"--debug", "--json", "--root", root}, 2},
 	} {
-		out, stderr, code := runGC(t, c.env, c.args...)
+		out, stderr, code := runBucketGC(t, c.env, c.args...)
 		if code != c.code {
 			t.Errorf("%v: exit %d, want %d\n%s", c.args, code, c.code, stderr)
 		}
@@ -380,7 +380,7 @@ func TestBucketCanaryRefusesIgnoredConditions(t *testing.T) {
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a"})
 	p := s3test.Proxy(t, srv, s3test.StripConditions())
 	env := withEndpoint(bucketEnv(srv), p.URL)
-	_, stderr, code := runGC(t, env, "--force", "--json", "--root", "s3://"+name+"/r", "--now", future)
+	_, stderr, code := runBucketGC(t, env, "--force", "--json", "--root", "s3://"+name+"/r", "--now", future)
 	if code != 2 || !bytes.Contains(stderr, []byte(backend.IgnoredIfNoneMatch)) {
 		t.Errorf("--force behind a server ignoring conditions: exit %d, stderr %s", code, stderr)
 	}
@@ -390,7 +390,7 @@ func TestBucketCanaryRefusesIgnoredConditions(t *testing.T) {
 	if p.Count(s3test.KindDeleteBatch) > 1 {
 		t.Errorf("%d DeleteObjects requests: only the canary's own cleanup may be sent", p.Count(s3test.KindDeleteBatch))
 	}
-	out, stderr, code := runGC(t, env, "--json", "--root", "s3://"+name+"/r", "--now", future)
+	out, stderr, code := runBucketGC(t, env, "--json", "--root", "s3://"+name+"/r", "--now", future)
 	if code != 0 || len(readRecord(t, out).Removed) != 1 || p.Count(s3test.KindPut) != 2 {
 		t.Errorf("a dry-run through the same server: exit %d, %d PUTs (the canary's two only)\n%s", code, p.Count(s3test.KindPut), stderr)
 	}
@@ -409,7 +409,7 @@ func TestBucketCostIsNearTheMinimum(t *testing.T) {
 	}
 	upload(t, srv, name, "", "", tree)
 	p := s3test.Proxy(t, srv)
-	out, stderr, code := runGC(t, withEndpoint(bucketEnv(srv), p.URL), "--force", "--json", "--timestamp", "mtime",
+	out, stderr, code := runBucketGC(t, withEndpoint(bucketEnv(srv), p.URL), "--force", "--json", "--timestamp", "mtime",
 		"--scope", "tmp", "--root", "s3://"+name, "--now", future, "--max-entries", "1000000")
 	if code != 0 || len(readRecord(t, out).Removed) != 2500 {
 		t.Fatalf("exit %d\n%s", code, stderr)
@@ -455,7 +455,7 @@ func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
 			upload(t, srv, name, "", "", map[string]string{".river/tmp/a.tmp": "a", ".river/tmp/b.tmp": "b"})
 			p := s3test.Proxy(t, srv, c.faults...)
 			args := []string{"--force", "--json", "--root", "s3://" + name, "--now", future}
-			out, stderr, code := runGC(t, withEndpoint(bucketEnv(srv), p.URL), args...)
+			out, stderr, code := runBucketGC(t, withEndpoint(bucketEnv(srv), p.URL), args...)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\n%s", code, c.code, stderr)
 			}
@@ -473,7 +473,7 @@ func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
 				}
 				return
 			}
-			next, _, _ := runGC(t, bucketEnv(srv), "--json", "--root", "s3://"+name)
+			next, _, _ := runBucketGC(t, bucketEnv(srv), "--json", "--root", "s3://"+name)
 			in := readRecord(t, next).Interrupted
 			if in == nil || !slices.Equal(slices.Concat(named, in.Removed), gone) && !slices.Equal(in.Removed, gone) {
 				t.Errorf("this run named %q, the next %+v; want every deleted object named", named, in)

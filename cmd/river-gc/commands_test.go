@@ -390,7 +390,7 @@ func runChecked(ts *testscript.TestScript, code, prog string, args []string, att
 	cmd := exec.CommandContext(ctx, prog, args...)
 	cmd.SysProcAttr = attr
 	cmd.Dir = ts.MkAbs(".")
-	for _, k := range []string{"PATH", "HOME", "TMPDIR", "GORACE", "GOCOVERDIR"} {
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "GORACE", "GOCOVERDIR", "LC_ALL", "LC_MESSAGES", "LANG"} {
 		if v := ts.Getenv(k); v != "" {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}

@@ -12,15 +12,22 @@ import (
 
 // model is kong's model of river-gc's flags, built with run's options:
 // completion scripts and the man page are generated from it, never from a
-// list of our own.
+// list of our own. The one subcommand, completion, is answered before kong
+// parses (main1), so it is added here as what it accepts: one of shells.
 func model() (clidoc.Command, error) {
 	parser, err := kong.New(&cli{}, kong.Name("river-gc"), kong.Description(description),
-		kong.Vars{"version": "river-gc"})
+		kong.Vars{"version": "river-gc", "lang": "en"})
 	if err != nil {
 		return clidoc.Command{}, err
 	}
-	return clidoc.FromKong(parser.Model), nil
+	m := clidoc.FromKong(parser.Model)
+	m.Commands = append(m.Commands, clidoc.Command{Name: "completion", Help: "Print a shell completion script: bash, zsh or fish.",
+		Args: []clidoc.Arg{{Name: "shell", Help: "The shell: bash, zsh or fish.", Kind: clidoc.Values, Values: shells}}})
+	return m, nil
 }
+
+// shells are the shells completion writes scripts for.
+var shells = []string{"bash", "zsh", "fish"}
 
 // completion answers `river-gc completion bash|zsh|fish` (river-gc takes
 // no other positional argument, so the word cannot be mistaken for one).

@@ -75,6 +75,11 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
+	for i, s := range c.Scope {
+		if slices.Index(c.Scope, s) < i && slices.Index(c.Scope[i+1:], s) < 0 {
+			c.note("gc-cli-warn-scope-repeated", s)
+		}
+	}
 	retention, perScope, err := c.policy(scopes)
 	if err != nil {
 		return cfg, err
@@ -148,6 +153,8 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		Excludes:  excludes,
 		Mode:      mode,
 		Metadata:  c.Timestamp == "metadata",
+		// --verbose lists the protected files too (SPEC B7).
+		ListProtected: c.Verbose,
 	}, nil
 }
 

@@ -3,10 +3,12 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/report"
@@ -86,8 +88,17 @@ func exitCode(err error, stderr io.Writer, lang render.Lang) int {
 // runtimeWords words a runtime failure in lang: the lock held by another
 // run from the catalog, the others as they come.
 func runtimeWords(err error, lang render.Lang) string {
-	var cfg *configError
+	var (
+		cfg    *configError
+		locked *gc.LockedError
+	)
 	switch {
+	case errors.As(err, &locked) && locked.Known:
+		start := "?"
+		if h := locked.Holder; h.Start > 0 {
+			start = time.Unix(h.Start, 0).UTC().Format(time.RFC3339)
+		}
+		return render.Message(lang, "gc-cfg-locked-by", strconv.Itoa(locked.Holder.PID), start, cmp.Or(locked.Holder.Host, "?"))
 	case errors.Is(err, fserr.ErrLocked):
 		return render.Message(lang, "gc-cfg-locked")
 	case errors.As(err, &cfg):

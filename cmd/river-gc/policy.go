@@ -3,6 +3,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
@@ -24,7 +25,9 @@ type retentionFlag struct {
 // wins. It returns the default policy and, for each resolved scope with a
 // value of its own, its whole policy (the defaults filled in). A scope
 // name must be one of the scopes (selected or not: a CI job may set a
-// policy for a scope it selects only sometimes).
+// policy for a scope it selects only sometimes); a policy for a scope not
+// selected, and a scope given a value twice by one flag, are warnings
+// (c.notes, SPEC B7). "7d" and "tmp:7" are refused with the fix.
 func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]skill.Retention, error) {
 	flags := []retentionFlag{
 		{"retention-days", "90", c.RetentionDays, func(n jsonnum.Number) bool { return !n.Negative }, "gc-cfg-policy-days",
@@ -39,7 +42,11 @@ func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]ski
 	for _, f := range flags {
 		n, _ := jsonnum.Parse(f.def)
 		f.set(&def, n)
+		given := map[string]int{}
 		for _, v := range f.values {
+			if err := valueHabit("--"+f.name, v); err != nil {
+				return def, nil, err
+			}
 			scope, value, scoped := strings.Cut(v, "=")
 			if !scoped {
 				value = v
@@ -53,6 +60,12 @@ func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]ski
 			if !scoped {
 				f.set(&def, n)
 				continue
+			}
+			if given[scope]++; given[scope] == 2 {
+				c.note("gc-cli-warn-policy-repeated", "--"+f.name, scope, q(lastFor(f.values, scope)))
+			}
+			if !slices.Contains(scopes, skill.Scope(scope)) {
+				c.note("gc-cli-warn-policy-unselected", "--"+f.name, q(v), scope, scope)
 			}
 			set := f.set
 			own[skill.Scope(scope)] = append(own[skill.Scope(scope)], func(r *skill.Retention) { set(r, n) })
@@ -73,3 +86,25 @@ func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]ski
 	}
 	return def, per, nil
 }
+
+// lastFor is the last of values that sets scope (SCOPE=VALUE).
+func lastFor(values []string, scope string) string {
+	last := ""
+	for _, v := range values {
+		if s, _, ok := strings.Cut(v, "="); ok && s == scope {
+			last = v
+		}
+	}
+	return last
+}
+
+// note is a warning about the flags, found while reading them: written
+// to stderr before the run (--quiet does not hide it; a value that does
+// nothing is as easy to miss as an unused --exclude).
+type note struct {
+	key  string
+	args []any
+}
+
+// note records a warning about the flags.
+func (c *cli) note(key string, args ...any) { c.notes = append(c.notes, note{key, args}) }

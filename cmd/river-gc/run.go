@@ -53,11 +53,13 @@ type cli struct {
 	Explain       []string `sep:"none" placeholder:"PATH" help:"Explain the verdict for PATH and the paths after it (or repeat the flag); deletes nothing."`
 	EmitInventory bool     `name:"emit-inventory" help:"Write one plangate-gc input document per non-empty scope and exit."`
 	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only."`
-	Lang          string   `enum:"en,ja" default:"en" help:"Language of the human summary (en, ja)."`
+	Lang          string   `enum:"en,ja" default:"${lang}" help:"Language of the summary and messages (en, ja; default: ja when LC_ALL, LC_MESSAGES or LANG, the first one set, starts with ja, else en)."`
 
 	Version kong.VersionFlag `help:"Print the version and exit."`
 
-	start time.Time // when the run began, for durationMs
+	start time.Time          // when the run began, for durationMs
+	notes []note             // warnings about the flags (policy.go)
+	reach []report.Reachable // what unselected store scopes would reclaim (stores.go)
 }
 
 // sinceMs is the milliseconds since start: the record's durationMs, the
@@ -121,13 +123,17 @@ empty, or another --force run holds the lock), 2 config error.`
 // run parses and validates the flags, then runs river gc.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	c := cli{start: time.Now()}
-	args, repeated := pullRepeated(args, "exclude", "scope", "explain")
-	kctx, done, err := cliparse.Parse(&c, args, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
-		kong.Vars{"version": "river-gc " + version.String()})
+	rest, repeated := pullRepeated(args, "exclude", "scope", "explain")
+	prog := progName()
+	kctx, done, err := cliparse.Parse(&c, rest, kong.Name(prog), kong.Description(forProgram(description, prog)), kong.Writers(stdout, stderr),
+		kong.Vars{"version": "river-gc " + version.String(), "lang": string(envLang(os.Getenv))})
 	switch {
 	case done:
 		return nil
 	case err != nil:
+		if h := habitError(cliparse.Translate(err), args); h != nil {
+			return h
+		}
 		return &configError{err: cliparse.Translate(err)}
 	}
 	c.Exclude = append(c.Exclude, repeated["exclude"]...)
@@ -147,6 +153,9 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 // execute runs the configured river gc and writes its outputs.
 func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
 	lang := render.Lang(c.Lang)
+	for _, n := range c.notes {
+		fmt.Fprintln(stderr, report.DisplayText(render.Message(lang, "gc-cli-warning", render.Message(lang, n.key, n.args...))))
+	}
 	if c.Debug {
 		fmt.Fprintf(stderr, "debug: %s\n", report.RootLine(cfg.Root.Path, lang))
 		cfg.OnFile = func(scope skill.Scope, f scan.File) {
@@ -191,11 +200,17 @@ func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (b
 	}
 	out.Run = gc.RunInfo{Root: absRoot(cfg.Root.Path), Now: cfg.Now, Version: version.String(), DurationMs: sinceMs(c.start)}
 	// An unused exclude is named as the user typed it ("./x", not the
-	// normalized "/x" that was matched).
+	// normalized "/x" that was matched), with the root it is relative to.
 	for i, w := range out.Warnings {
 		if k := slices.Index(cfg.Excludes, w.Path); w.Kind == gc.WarnUnusedExclude && k >= 0 && k < len(c.Exclude) {
 			out.Warnings[i].Path = c.Exclude[k]
 		}
+		if w.Kind == gc.WarnUnusedExclude { // patterns are the root's, not the working directory's (SPEC B7)
+			out.Warnings[i].Target = out.Run.Root
+		}
+	}
+	if !c.Quiet {
+		c.reach = reachable(context.Background(), cfg)
 	}
 	err := c.write(out, nil, cfg, stdout, stderr)
 	return !errors.Is(err, errNoRecord), err
@@ -251,7 +266,7 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 		if c.JSON {
 			summaryTo = stderr
 		}
-		opt := report.Options{Terminal: isTerminal(summaryTo), Verbose: c.Verbose}
+		opt := report.Options{Terminal: isTerminal(summaryTo), Verbose: c.Verbose, Reachable: c.reach}
 		if err := report.Summary(summaryTo, out, cfg.Retention, cfg.Now, lang, opt); err != nil {
 			failed = append(failed, err)
 			if !c.JSON {

@@ -4,7 +4,6 @@ package report
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"strconv"
 
@@ -32,6 +31,23 @@ func Explain(w io.Writer, exps []gc.Explanation, now int64, r skill.Retention, l
 			sr = ex.Retention
 		}
 		b.WriteString("  " + verdictText(ex, now, sr, p) + "\n")
+		if ex.OptIn != "" {
+			b.WriteString("  " + p.Sprintf("gc-explain-opt-in", string(ex.OptIn)) + "\n")
+		}
+		if ex.EntriesAs != "" {
+			key := "gc-explain-entries-"
+			if ex.EntriesSelected {
+				key += "on-"
+			} else {
+				key += "off-"
+			}
+			if ex.EntriesAs == skill.ScopeEvalLedger {
+				key += "line"
+			} else {
+				key += "id"
+			}
+			b.WriteString("  " + p.Sprintf(key, Display(ex.Path), string(ex.EntriesAs)) + "\n")
+		}
 	}
 	return b.Flush()
 }
@@ -41,7 +57,7 @@ func Explain(w io.Writer, exps []gc.Explanation, now int64, r skill.Retention, l
 func judged(v gc.Verdict) bool {
 	switch v {
 	case gc.VerdictError, gc.VerdictInSource, gc.VerdictNestedRepo, gc.VerdictNotInScope, gc.VerdictNotFound,
-		gc.VerdictOutside, gc.VerdictDirectory, gc.VerdictSymlink, gc.VerdictNotRegular, gc.VerdictEntryScopeOff, gc.VerdictNoEntry:
+		gc.VerdictOutside, gc.VerdictDirectory, gc.VerdictSymlink, gc.VerdictNotRegular, gc.VerdictEntryScopeOff, gc.VerdictNoEntry, gc.VerdictOutsideRoot:
 		return false
 	}
 	return true
@@ -50,14 +66,7 @@ func judged(v gc.Verdict) bool {
 // ageText words an age in seconds exactly: whole days alone, or days and
 // the time of day left over, so that a comparison with the retention
 // never reads "90 > 90".
-func ageText(secs int64, p printer) string {
-	if secs%86400 == 0 {
-		return p.Sprintf("gc-age-days", strconv.FormatInt(secs/86400, 10))
-	}
-	rest := secs % 86400
-	return p.Sprintf("gc-age-days-time", strconv.FormatInt(secs/86400, 10),
-		fmt.Sprintf("%02d:%02d:%02d", rest/3600, rest%3600/60, rest%60))
-}
+func ageText(secs int64, p printer) string { return Duration(secs, p.lang) }
 
 // retentionSeconds is the age limit in seconds, as the engine compares
 // (a file goes when its timestamp is before now − days × 86400).
@@ -94,6 +103,8 @@ func verdictText(ex gc.Explanation, now int64, r skill.Retention, p printer) str
 		}
 	case gc.VerdictEntryScopeOff, gc.VerdictNoEntry:
 		return p.Sprintf("gc-verdict-"+string(ex.Verdict), string(ex.Scope))
+	case gc.VerdictOutsideRoot:
+		return p.Sprintf("gc-verdict-outside-root", Display(ex.Root))
 	case gc.VerdictLive:
 		if ex.Scope == skill.ScopeEvalLedger { // guarded lines are no "live entries" (SPEC D4)
 			return p.Sprintf("gc-verdict-live-ledger")

@@ -161,6 +161,23 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.spill()
 	}
 	j.end(']')
+	if o.ProtectedFiles != nil { // --verbose only (SPEC B7), so other results keep their bytes
+		j.key("protectedFiles")
+		j.begin('[')
+		for _, pf := range o.ProtectedFiles {
+			j.item()
+			j.begin('{')
+			j.key("path")
+			j.str(pf.Path)
+			j.key("scope")
+			j.str(string(pf.Scope))
+			j.key("rule")
+			j.str(string(pf.Rule))
+			j.end('}')
+			j.spill()
+		}
+		j.end(']')
+	}
 	j.key("warnings")
 	j.begin('[')
 	for _, wa := range o.Warnings {

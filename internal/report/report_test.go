@@ -80,7 +80,7 @@ func TestSummaryTruncatesOnATerminalOnly(t *testing.T) {
 			t.Errorf("%+v: count line shown = %v, want %v\n%s", tc.opt, got, tc.more, s)
 		}
 	}
-	if !strings.HasPrefix(summary(t, o, render.English, Options{}), "Total reclaimable space: 300 B, files: 25 (dry-run") {
+	if !strings.HasPrefix(summary(t, o, render.English, Options{}), "Total reclaimable space: 300 B, 25 files (dry-run") {
 		t.Error("the summary does not start with the totals")
 	}
 }

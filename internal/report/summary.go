@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
@@ -23,6 +24,17 @@ type Options struct {
 	Terminal bool
 	// Verbose lists every removal, even on a terminal.
 	Verbose bool
+	// Reachable is what the store scopes the run did not select would
+	// reclaim (SPEC B7), named after the warnings with the flags that
+	// reach it.
+	Reachable []Reachable
+}
+
+// Reachable is what one scope that was not selected would reclaim.
+type Reachable struct {
+	Scope skill.Scope
+	Items int
+	Bytes skill.Bytes
 }
 
 // TerminalRemovals is how many removals a terminal shows without --verbose.
@@ -32,9 +44,24 @@ const TerminalRemovals = 20
 // log) without --verbose.
 const LogRemovals = 200
 
+// shown is how many of a list of n paths the summary shows: every one
+// with Verbose, else the first TerminalRemovals on a terminal and the
+// first LogRemovals elsewhere; the JSON record always has them all
+// (SPEC B5, B6). Every list of paths in the summary is cut this way.
+func (opt Options) shown(n int) int {
+	switch {
+	case opt.Verbose:
+		return n
+	case opt.Terminal:
+		return min(n, TerminalRemovals)
+	}
+	return min(n, LogRemovals)
+}
+
 // totals are the removals' count and bytes, overall and per scope.
 type totals struct {
-	files     int
+	files     int    // every removal: files, entries and lines
+	kinds     [3]int // files, memory entries, ledger lines (countKind)
 	bytes     skill.Bytes
 	allocated uint64 // st_blocks × 512 of the removals
 	byScope   map[skill.Scope]scopeTotal
@@ -54,12 +81,53 @@ func sum(o gc.Outcome) totals {
 				t.allocated += uint64(max(s.Stamps[k].Allocated, 0))
 			}
 			t.files++
+			t.kinds[countKind(s.Scope)]++
 			t.bytes = t.bytes.Add(d.SizeBytes)
 			st = scopeTotal{st.files + 1, st.bytes.Add(d.SizeBytes)}
 		}
 		t.byScope[s.Scope] = st
 	}
 	return t
+}
+
+// countKind is what a scope's removals are: 0 files, 1 entries of the
+// memory index, 2 lines of the eval ledger.
+func countKind(s skill.Scope) int {
+	switch s {
+	case skill.ScopeMemoryEntries:
+		return 1
+	case skill.ScopeEvalLedger:
+		return 2
+	}
+	return 0
+}
+
+// countKeys are the catalog entries of countKind's kinds, singular and
+// plural ("1 file", "2 files").
+var countKeys = [3][2]string{{"gc-count-file", "gc-count-files"}, {"gc-count-entry", "gc-count-entries"},
+	{"gc-count-line", "gc-count-lines"}}
+
+// countWords names what the totals count (SPEC B7): "3 files" when all
+// are of one kind, "536 items: 262 files, 89 memory entries, 185 ledger
+// lines" when they are not.
+func countWords(p printer, t totals) string {
+	var parts []string
+	for k, n := range t.kinds {
+		if n > 0 {
+			key := countKeys[k][1]
+			if n == 1 {
+				key = countKeys[k][0]
+			}
+			parts = append(parts, p.Sprintf(key, strconv.Itoa(n)))
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return p.Sprintf("gc-count-files", "0")
+	case 1:
+		return parts[0]
+	}
+	return p.Sprintf("gc-count-items", strconv.Itoa(t.files), strings.Join(parts, p.Sprintf("gc-count-sep")))
 }
 
 // reclaimed is the space the totals line reports: in force mode only
@@ -104,7 +172,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	t := sum(o)
 	// Reclaimed space is what was freed: a file whose other hard links
 	// survive frees nothing, and is told apart (SPEC B4).
-	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), strconv.Itoa(t.files)) + "\n")
+	b.WriteString(p.Sprintf("gc-total-"+string(o.Mode), HumanBytes(reclaimed(o, t).String()), countWords(p, t)) + "\n")
 	if o.Linked > 0 {
 		b.WriteString(p.Sprintf("gc-total-linked", HumanBytes(o.LinkedBytes.String()), strconv.Itoa(o.Linked)) + "\n")
 	}
@@ -141,23 +209,18 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 			listKey = "gc-would-remove"
 		}
 		b.WriteString(p.Sprintf(listKey, strconv.Itoa(t.files)) + "\n")
-		shown := t.files
-		switch {
-		case opt.Verbose:
-		case opt.Terminal:
-			shown = min(shown, TerminalRemovals)
-		default: // a CI log: bounded too, the full list is in the JSON (SPEC B5)
-			shown = min(shown, LogRemovals)
-		}
+		shown := opt.shown(t.files)
 		writeRemovals(b, p, firstRemovals(o, shown), now)
 		if shown < t.files {
 			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(t.files-shown)) + "\n")
 		}
 	}
-	writeInterrupted(b, p, o.Interrupted, opt.Terminal && !opt.Verbose)
+	writeProtected(b, p, o.ProtectedFiles, opt.Terminal)
+	writeInterrupted(b, p, o.Interrupted, opt)
 	for _, wa := range o.Warnings {
 		fmt.Fprintf(b, "%s: %s\n", p.Sprintf("gc-warning"), WarningText(wa, lang))
 	}
+	writeReachable(b, p, opt.Reachable)
 	for _, s := range o.Scopes {
 		for _, q := range s.Result.Questions {
 			fmt.Fprintf(b, "%s %s: %s\n", p.Sprintf("gc-question"), s.Scope, render.QuestionMessage(q, s.Scope, lang))
@@ -167,6 +230,51 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		b.WriteString(p.Sprintf("gc-errors", strconv.Itoa(len(o.Errors))) + "\n")
 	}
 	return b.Flush()
+}
+
+// writeProtected lists the protected files with their rule (--verbose,
+// SPEC B7), bounded as the removals are without --verbose: the first
+// TerminalRemovals on a terminal, LogRemovals elsewhere, and a count of
+// the rest (the JSON has them all).
+func writeProtected(b *bufio.Writer, p printer, ps []gc.ProtectedFile, terminal bool) {
+	if len(ps) == 0 {
+		return
+	}
+	b.WriteString(p.Sprintf("gc-protected-list", strconv.Itoa(len(ps))) + "\n")
+	shown := min(len(ps), LogRemovals)
+	if terminal {
+		shown = min(len(ps), TerminalRemovals)
+	}
+	w := cols(p.Sprintf("gc-col-rule"))
+	for _, pf := range ps[:shown] {
+		w = max(w, cols(p.Sprintf("gc-rule-"+string(pf.Rule))))
+	}
+	b.WriteString("  " + pad(p.Sprintf("gc-col-rule"), w, true) + "  " + pad(p.Sprintf("gc-scope"), 16, true) + "  " + p.Sprintf("gc-col-path") + "\n")
+	for _, pf := range ps[:shown] {
+		b.WriteString("  " + pad(p.Sprintf("gc-rule-"+string(pf.Rule)), w, true) + "  " + pad(string(pf.Scope), 16, true) + "  " + Display(pf.Path) + "\n")
+	}
+	if shown < len(ps) {
+		b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(len(ps)-shown)) + "\n")
+	}
+}
+
+// writeReachable names what the unselected store scopes would reclaim
+// and the flags that reach it: one line for the total and the flags, one
+// per scope.
+func writeReachable(b *bufio.Writer, p printer, rs []Reachable) {
+	if len(rs) == 0 {
+		return
+	}
+	flags := ""
+	for _, r := range rs {
+		flags += " --scope " + string(r.Scope)
+	}
+	b.WriteString(p.Sprintf("gc-reach", flags[1:]) + "\n")
+	for _, r := range rs {
+		var t totals
+		t.files, t.kinds[countKind(r.Scope)] = r.Items, r.Items
+		b.WriteString("  " + p.Sprintf("gc-reach-scope", string(r.Scope), HumanBytes(r.Bytes.String()), countWords(p, t)) + "\n")
+	}
 }
 
 // removalCells are one removal's columns: reason, size, age in days,

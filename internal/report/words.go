@@ -55,9 +55,16 @@ func causeText(err error, lang render.Lang) string {
 		changed *fserr.ChangedError
 		kind    *fserr.KindError
 		owner   *fserr.OwnerError
+		unread  *fserr.UnreadableJournalError
 		errno   unix.Errno
 	)
 	switch {
+	case errors.As(err, &unread):
+		if unread.SetAside == "" {
+			return render.Message(lang, "gc-err-journal-unreadable-kept", strconv.Itoa(unread.Lines))
+		}
+		return render.Message(lang, "gc-err-journal-unreadable", strconv.Itoa(unread.Lines), Display(unread.SetAside))
+
 	case errors.As(err, &held):
 		key := "gc-err-held"
 		if !errors.Is(held.Why, fserr.ErrNameTaken) {
@@ -92,7 +99,8 @@ func causeText(err error, lang render.Lang) string {
 		{fserr.ErrNotRegular, "gc-err-not-regular"}, {fserr.ErrNotDir, "gc-err-not-dir"}, {fserr.ErrChanged, "gc-err-changed-any"},
 		{fserr.ErrUnknownScope, "gc-err-unknown-scope"}, {fserr.ErrPrivateExists, "gc-err-private-exists"},
 		{fserr.ErrNameTaken, "gc-err-name-taken"}, {fserr.ErrBadPath, "gc-err-bad-path"}, {fserr.ErrNotStore, "gc-err-not-store"},
-		{fserr.ErrJournalCorrupt, "gc-err-journal-corrupt"}, {fserr.ErrLinked, "gc-err-linked"}} {
+		{fserr.ErrJournalCorrupt, "gc-err-journal-corrupt"}, {fserr.ErrLinked, "gc-err-linked"},
+		{fserr.ErrNotJournalable, "gc-err-not-journalable"}} {
 		if errors.Is(err, s.err) {
 			return render.Message(lang, s.key)
 		}
@@ -155,12 +163,24 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target),
 			causeText(w.Err, lang), Display(path.Dir(w.Path)))
 	case gc.WarnUnusedExclude:
+		if w.Target != "" {
+			return render.Message(lang, "gc-unused-exclude-root", Display(w.Path), Display(w.Target))
+		}
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnRootFixture, gc.WarnRootInWorkTree:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target))
 	case gc.WarnAggressive:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
-	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo, gc.WarnUnreadableEntry:
+	case gc.WarnFreshRemoved:
+		p, sc := printer{lang}, string(w.Scope)
+		flags := []any{sc}
+		if w.Target == "count,size" {
+			flags = append(flags, sc)
+		}
+		return p.Sprintf("gc-warn-"+string(w.Kind), sc, n, p.Sprintf("gc-limit-"+w.Target), Display(w.Path),
+			Duration(w.Age, lang), p.Sprintf("gc-flag-"+w.Target, flags...))
+	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo, gc.WarnUnreadableEntry,
+		gc.WarnUndecidedEntry:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, Display(w.Path))
 	case gc.WarnUnprotectedDelete:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
@@ -192,4 +212,33 @@ func UnusedExcludes(w io.Writer, ws []gc.Warning, lang render.Lang) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Duration words a span of seconds as the glossary spells durations:
+// "90 days 16 h 24 min" (「90 日 16 時間 24 分」), each unit shown when
+// not zero, seconds only when the span is not whole minutes.
+func Duration(secs int64, lang render.Lang) string {
+	p := printer{lang}
+	secs = max(secs, 0)
+	d, h, m, s := secs/86400, secs%86400/3600, secs%3600/60, secs%60
+	var parts []string
+	if d > 0 {
+		key := "gc-dur-days"
+		if d == 1 {
+			key = "gc-dur-day"
+		}
+		parts = append(parts, p.Sprintf(key, strconv.FormatInt(d, 10)))
+	}
+	for _, u := range []struct {
+		key string
+		n   int64
+	}{{"gc-dur-h", h}, {"gc-dur-min", m}, {"gc-dur-s", s}} {
+		if u.n > 0 {
+			parts = append(parts, p.Sprintf(u.key, strconv.FormatInt(u.n, 10)))
+		}
+	}
+	if len(parts) == 0 {
+		return p.Sprintf("gc-dur-s", "0")
+	}
+	return strings.Join(parts, " ")
 }

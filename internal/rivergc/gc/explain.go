@@ -34,6 +34,11 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 			rel = filepath.ToSlash(filepath.Clean(p))
 		}
 		ex := Explanation{Path: rel, Verdict: VerdictNotFound}
+		if !ok && outsideRoot(cfg.Root, p) {
+			ex.Verdict, ex.Root = VerdictOutsideRoot, cfg.Root.Path
+			out = append(out, ex)
+			continue
+		}
 		if fv, ok := j.files[rel]; ok {
 			ex = fv.explain(cfg.Now)
 			ex.Retention = cfg.retentionFor(fv.scope)
@@ -54,9 +59,56 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 				ex = j.examine(cfg, ex)
 			}
 		}
+		hints(cfg, &ex)
 		out = append(out, ex)
 	}
 	return out, nil
+}
+
+// hints adds to an answer the scopes the user may have meant: a scope
+// not selected that covers the path (when no selected one judged it),
+// and the entry scope whose store the path is (SPEC B7).
+func hints(cfg Config, ex *Explanation) {
+	nfc := norm.NFC.String(ex.Path)
+	for _, s := range skill.Scopes() {
+		if s.Store() == nfc {
+			ex.EntriesAs, ex.EntriesSelected = s, slices.Contains(cfg.Scopes, s)
+		}
+	}
+	switch ex.Verdict {
+	case VerdictNotInScope, VerdictOutside, VerdictNotFound, VerdictDirectory:
+	default:
+		return
+	}
+	for _, s := range skill.Scopes() {
+		if s.Store() == "" && !slices.Contains(cfg.Scopes, s) && (s.InScope(nfc) || slices.Contains(s.Dirs(), nfc)) {
+			ex.OptIn = s
+			return
+		}
+	}
+}
+
+// outsideRoot reports whether a command-line path names a place outside
+// the root: its absolute form (from the working directory) is not the
+// root's real name nor below it. Only for the answer's words: a path
+// inside is found by identity (Root.Relative).
+func outsideRoot(root *Root, p string) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	top, err := filepath.Abs(root.Path)
+	if err == nil {
+		top, err = filepath.EvalSymlinks(top)
+	}
+	if err != nil {
+		return false
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(real, filepath.Base(abs))
+	}
+	rel, err := filepath.Rel(top, abs)
+	return err == nil && (rel == ".." || strings.HasPrefix(rel, "../"))
 }
 
 // examine answers for a path that was not judged (SPEC B5: an answer for
@@ -148,10 +200,12 @@ func (fv fileVerdict) explain(now int64) Explanation {
 		Timestamp: f.Timestamp, Source: f.TimestampSource, AgeDays: days, Decision: fv.decision}
 }
 
-// classify records, for --explain only, the one rule that decided each
-// file of a judged scope, in the engine's order (SPEC A7).
+// classify records, for --explain, the one rule that decided each file
+// of a judged scope, in the engine's order (SPEC A7); with
+// Config.ListProtected, the protected files and their rule go to the
+// outcome (--verbose).
 func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, cfg Config) {
-	if !cfg.explain {
+	if !cfg.explain && !cfg.ListProtected {
 		return
 	}
 	removed := make(map[string]skill.Decision, len(res.Removed))
@@ -186,7 +240,15 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		case isRemoved:
 			fv.verdict, fv.decision = VerdictRemove, d
 		}
-		j.files[f.Path] = fv
+		if cfg.explain {
+			j.files[f.Path] = fv
+		}
+		switch fv.verdict {
+		case VerdictTracked, VerdictLive, VerdictGuarded, VerdictExcluded:
+			if cfg.ListProtected {
+				j.out.ProtectedFiles = append(j.out.ProtectedFiles, ProtectedFile{Path: f.Path, Scope: scope, Rule: fv.verdict})
+			}
+		}
 	}
 }
 

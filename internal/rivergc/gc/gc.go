@@ -58,6 +58,9 @@ type Config struct {
 	Intend func(temp, target string) error
 	// explain makes judge record every file's verdict (Explain).
 	explain bool
+	// ListProtected makes the outcome list the protected files with
+	// their rule (--verbose; SPEC B7).
+	ListProtected bool
 	// Scanned, when set, is told after each scope how many files have been
 	// scanned so far; Progress how far deletion has come.
 	Scanned  func(files int)
@@ -87,8 +90,13 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	if cfg.Mode == Force {
 		unlock, err := sweep.Lock(cfg.Root.FD)
+		if errors.Is(err, fserr.ErrLocked) {
+			le := &LockedError{Path: cfg.Root.Path}
+			le.Holder, le.Known = sweep.LockHolder(cfg.Root.FD)
+			return Outcome{}, le
+		}
 		if err != nil {
-			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err)) // fserr.ErrLocked when another run holds it
+			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err))
 		}
 		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
 	}
@@ -115,6 +123,12 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	interrupted, found, rerr := recoverJournals(cfg)
 	out.Interrupted = interrupted
+	for _, r := range found {
+		if r.Unreadable > 0 { // read as far as it goes, then set aside (decision 133)
+			out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, r.Journal,
+				&fserr.UnreadableJournalError{Lines: r.Unreadable, SetAside: r.SetAside}))
+		}
+	}
 	if rerr != nil {
 		// A journal that cannot be read could name deletions no record
 		// holds: it is kept, and nothing is deleted until it is dealt with.
@@ -134,7 +148,8 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 			notAttempted += len(job.removed)
 		}
 		for _, e := range out.Errors {
-			if e.Op == fserr.OpJournal {
+			var ue *fserr.UnreadableJournalError
+			if e.Op == fserr.OpJournal && !errors.As(e.Err, &ue) {
 				e.Err = &fserr.NotJournaledError{Cause: e.Err, NotAttempted: notAttempted}
 				break
 			}
@@ -256,8 +271,13 @@ func judge(cfg Config) (judgement, error) {
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
 		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
+		j.out.Warnings = append(j.out.Warnings, freshWarning(scope, so.Removed, so.Stamps, cfg.Now)...)
 		j.out.Scopes = append(j.out.Scopes, so)
 		excludes.see(sc.input.Paths)
+		if store != nil {
+			// A pattern naming the store protects its entries: used.
+			excludes.see([]skill.Entry{{Path: scope.Store()}})
+		}
 		total += len(sc.files)
 		if cfg.Scanned != nil {
 			cfg.Scanned(total)
@@ -350,7 +370,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnAggressive,
+		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
 		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnNoGitIndex, WarnVersioned}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +39,20 @@ func runName() string {
 	return fmt.Sprintf("%s.%d.%d", host, os.Getpid(), time.Now().UnixNano())
 }
 
+// holderOf reads the process a bucket lock names (runName's
+// host.pid.nanoseconds), as a disk lock's holder is named.
+func holderOf(run string) (sweep.Holder, bool) {
+	parts := strings.Split(run, ".")
+	if len(parts) < 3 {
+		return sweep.Holder{}, false
+	}
+	pid, err := strconv.Atoi(parts[len(parts)-2])
+	if err != nil || pid <= 0 {
+		return sweep.Holder{}, false
+	}
+	return sweep.Holder{PID: pid, Host: strings.Join(parts[:len(parts)-2], ".")}, true
+}
+
 // ProveConditions checks, before a --force run on a bucket deletes
 // anything, that the server refuses a wrong ETag and a create over an
 // existing object (SPEC H3); a *backend.ConditionError when it does not.
@@ -56,7 +71,11 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
 		var err error
 		if lock, err = backend.Acquire(ctx, b, LockKey, name, time.Now(), leaseTTL); err != nil {
-			if errors.Is(err, backend.ErrLocked) {
+			var le *backend.LockedError
+			if errors.As(err, &le) {
+				if h, ok := holderOf(le.Holder); ok {
+					return Outcome{}, &LockedError{Path: cfg.Root.Path, Holder: h, Known: true}
+				}
 				return Outcome{}, fmt.Errorf("lock %s: %w (%w)", cfg.Root.Path, fserr.ErrLocked, err)
 			}
 			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, err)

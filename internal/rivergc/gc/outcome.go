@@ -94,7 +94,7 @@ type ScopeOutcome struct {
 	NestedRepos []string
 	// Entries names, for an entry scope, what each judged name stands
 	// for (SPEC D2); nil for a scope of files.
-	Entries map[string]EntryRef
+	Entries *EntryIndex
 }
 
 // WarningKind names one of river gc's own warnings (SPEC B2, B3): each is
@@ -142,6 +142,11 @@ const (
 	// WarnUnreadableEntry: N ledger lines of Scope are not a JSON object
 	// with an RFC 3339 timestamp; they are kept. Path is the first.
 	WarnUnreadableEntry WarningKind = "unreadable-entry"
+	// WarnUndecidedEntry: N memory entries of Scope are kept because a
+	// value that decides their fate (an expiry) is one river gc cannot
+	// read the way upstream's JavaScript does (SPEC B6). Path is the
+	// first.
+	WarnUndecidedEntry WarningKind = "undecided-entry"
 	// WarnFutureTimestamp: N files of Scope have a timestamp after --now;
 	// they are kept. Path is the first.
 	WarnFutureTimestamp WarningKind = "future-timestamp"
@@ -149,7 +154,12 @@ const (
 	// before 1970-01-01T00:00:00Z (an mtime of 0, say), which cannot be
 	// judged; they are kept. Path is the first.
 	WarnUnusableTimestamp WarningKind = "unusable-timestamp"
-	// WarnAggressive: Scope would remove N of Total files (> 80%).
+	// WarnFreshRemoved: the count or size limit (Target: "count",
+	// "size" or "count,size") removes N files of Scope younger than
+	// FreshAge; Path is the youngest, Age its age in seconds (SPEC B7).
+	WarnFreshRemoved WarningKind = "fresh-removed"
+	// WarnAggressive: Scope would remove N of Total files (> 80%), not
+	// all of them past the age limit.
 	WarnAggressive WarningKind = "aggressive"
 	// WarnUnprotectedDelete: N files were deleted without the
 	// rename-then-check protection (name too long for the private name,
@@ -182,13 +192,26 @@ type Warning struct {
 	Path     string
 	Target   string
 	N, Total int
+	// Age is WarnFreshRemoved's youngest age, in seconds.
+	Age int64
 	// Err is the system error behind WarnSingleSourceUndecided.
 	Err error
 }
 
+// ProtectedFile is a file (or entry) a rule kept whatever its age: Rule
+// is VerdictGuarded, VerdictLive, VerdictExcluded or VerdictTracked.
+type ProtectedFile struct {
+	Path  string
+	Scope skill.Scope
+	Rule  Verdict
+}
+
 // Outcome is the whole run, in the orders of SPEC Part B.
 type Outcome struct {
-	Mode Mode
+	// ProtectedFiles lists, with Config.ListProtected, every protected
+	// file of the selected scopes, in scope order then path order.
+	ProtectedFiles []ProtectedFile
+	Mode           Mode
 	// Requests counts a bucket run's requests by kind (SPEC H6); nil on
 	// disk.
 	Requests map[string]int
@@ -253,7 +276,7 @@ func (o Outcome) Removed() iter.Seq[Removed] {
 			s, k := &o.Scopes[best], next[best]
 			next[best]++
 			r := Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}
-			if e, ok := s.Entries[r.Path]; ok {
+			if e, ok := s.Entries.Lookup(r.Path); ok {
 				r.Entry = &e
 			}
 			if !yield(r) {
@@ -291,6 +314,9 @@ const (
 	VerdictEntryScopeOff Verdict = "entry-scope-off"
 	VerdictNoEntry       Verdict = "no-entry"
 	VerdictError         Verdict = "error" // could not be examined (Err)
+	// VerdictOutsideRoot: the path, taken from the working directory,
+	// lies outside the root (SPEC B7).
+	VerdictOutsideRoot Verdict = "outside-root"
 )
 
 // Explanation answers "why" for one path (--explain).
@@ -316,4 +342,13 @@ type Explanation struct {
 	// source of VerdictInSource.
 	Below, BelowRemoved int
 	SingleSource        string
+	// OptIn is a scope that is not selected and covers the path (an
+	// opt-in scope, or a default one left out by --scope): the hint
+	// names the flag that judges it (SPEC B7). EntriesAs is the entry
+	// scope whose store the path is: its entries are judged as
+	// Path#NAME.
+	OptIn, EntriesAs skill.Scope
+	EntriesSelected  bool // EntriesAs is selected
+	// Root is the root's name, for VerdictOutsideRoot.
+	Root string
 }

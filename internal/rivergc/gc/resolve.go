@@ -4,6 +4,8 @@ package gc
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -252,8 +254,12 @@ func (root *Root) Relative(p string) (rel string, ok bool) {
 	}
 	r := &resolver{root: id, rootFD: root.FD, cur: -1}
 	defer r.close()
+	below, ok := workDirBelow(root, fd)
 	if err := r.move(fd, ""); err != nil {
 		return "", false
+	}
+	if ok && !r.inside { // a path from a folder below the root (git's way)
+		r.inside, r.stack = true, below
 	}
 	if _, _, err := r.resolve(dir, true); err != nil && !errors.Is(err, errOutside) {
 		return "", false
@@ -271,4 +277,52 @@ func (root *Root) Relative(p string) (rel string, ok bool) {
 		return "", false
 	}
 	return strings.Join(append(slices.Clone(r.stack), name), "/"), true
+}
+
+// workDirBelow places the working directory (open as cwd) below the
+// root: the names from the root down to it, when the working directory's
+// name lies below the root's real name and the directory at those names
+// under the root descriptor (no symlink followed on the way) is the
+// working directory itself, by (dev, ino). ok is false otherwise (the
+// working directory is the root, or outside it, or the names lead
+// elsewhere): then the walk recognises the root only where it meets it.
+func workDirBelow(root *Root, cwd int) (names []string, ok bool) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, false
+	}
+	top, err := filepath.Abs(root.Path)
+	if err == nil {
+		top, err = filepath.EvalSymlinks(top)
+	}
+	if err != nil {
+		return nil, false
+	}
+	rel, err := filepath.Rel(top, wd)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+		return nil, false
+	}
+	want, err := identOf(cwd)
+	if err != nil {
+		return nil, false
+	}
+	r, err := newResolver(root, root.FD, "")
+	if err != nil {
+		return nil, false
+	}
+	defer r.close()
+	for _, name := range splitPath(rel) {
+		fd, err := eintr.Value(func() (int, error) {
+			return unix.Openat(r.cur, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		})
+		if err != nil {
+			return nil, false
+		}
+		r.close()
+		r.cur = fd
+	}
+	if got, err := identOf(r.cur); err != nil || got != want {
+		return nil, false
+	}
+	return splitPath(rel), true
 }

@@ -28,7 +28,7 @@ type scopeScan struct {
 	errs      []*fserr.Error
 	// entries names what each file of an entry scope stands for (SPEC
 	// D2); extra holds the scope's own warnings (unreadable lines).
-	entries map[string]EntryRef
+	entries *EntryIndex
 	extra   []Warning
 }
 
@@ -109,6 +109,9 @@ func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning
 		case skill.WarnMtimeInconsistent:
 			ws = append(ws, splitInconsistent(scope, sc.input)...)
 		case skill.WarnAggressive:
+			if allByAge(res.Removed) {
+				continue
+			}
 			ws = append(ws, Warning{Kind: WarnAggressive, Scope: scope, N: w.Remove, Total: w.Total})
 		}
 	}
