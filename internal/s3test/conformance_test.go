@@ -220,3 +220,42 @@ func TestConformanceVersionedDeleteLeavesMarker(t *testing.T) {
 		t.Errorf("versioned DeleteObjects: err %v, deleted %+v; want one delete marker", err, del)
 	}
 }
+
+// TestConformanceRetriedBatchAfterItsAnswerWasLost records what a
+// retried DeleteObjects finds when the first attempt went through (its
+// answer lost): the keys are gone, and their ETag conditions cannot hold.
+// Nothing is created, no other object is touched, and the answer tells
+// "gone" from "changed": river gc's record depends on it.
+func TestConformanceRetriedBatchAfterItsAnswerWasLost(t *testing.T) {
+	s := Start(t)
+	c, bucket, ctx := s.Client(), s.Bucket(t, false), context.Background()
+	etag := put(t, c, bucket, "gone", "x")
+	put(t, c, bucket, "other", "y")
+	in := &s3.DeleteObjectsInput{Bucket: &bucket, Delete: &types.Delete{Objects: []types.ObjectIdentifier{{Key: aws.String("gone"), ETag: &etag}}}}
+	if out, err := c.DeleteObjects(ctx, in); err != nil || len(out.Deleted) != 1 {
+		t.Fatalf("first attempt: %v %+v", err, out)
+	}
+	out, err := c.DeleteObjects(ctx, in)
+	if err != nil {
+		t.Fatalf("retried DeleteObjects: %v", err)
+	}
+	var answer []string
+	for _, d := range out.Deleted {
+		answer = append(answer, "deleted "+aws.ToString(d.Key))
+	}
+	for _, e := range out.Errors {
+		answer = append(answer, aws.ToString(e.Key)+": "+aws.ToString(e.Code))
+	}
+	// This engine answers NoSuchKey per key (AWS answers the same for a
+	// conditional delete of a missing key): a retry that finds its keys
+	// gone sees NoSuchKey, never PreconditionFailed.
+	if len(answer) != 1 || answer[0] != "gone: NoSuchKey" {
+		t.Errorf("retried DeleteObjects with the ETag of a deleted key: %v, want [gone: NoSuchKey]", answer)
+	}
+	if _, ok := body(t, c, bucket, "gone"); ok {
+		t.Error("the retry recreated the key")
+	}
+	if got, _ := body(t, c, bucket, "other"); got != "y" {
+		t.Errorf("other = %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package s3test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -22,6 +23,11 @@ type Fault struct {
 	// Key limits it to requests that name this key (a DeleteObjects names
 	// every key of its body); "" = any.
 	Key string
+	// KeyPrefix limits it to requests that name a key starting so.
+	KeyPrefix string
+	// Limit is how many requests it hits at most (0 = no limit): with
+	// Nth 0 and a key, "the first request that names this key".
+	Limit int
 
 	Action Action
 	// Delay is how long ActDelay waits before forwarding (capped at
@@ -108,6 +114,19 @@ func (f Fault) OnKey(key string) Fault {
 	return f
 }
 
+// Times returns f limited to its first n hits.
+func (f Fault) Times(n int) Fault {
+	f.Limit = n
+	return f
+}
+
+// OnKeyPrefix returns f limited to requests that name a key starting
+// with prefix.
+func (f Fault) OnKeyPrefix(prefix string) Fault {
+	f.KeyPrefix = prefix
+	return f
+}
+
 // String names f for logs: "answer 503 SlowDown on deletebatch #1".
 func (f Fault) String() string {
 	what := map[Action]string{ActDelay: "delay " + f.Delay.String(), ActDropRequest: "drop request",
@@ -123,6 +142,12 @@ func (f Fault) String() string {
 	if f.Key != "" {
 		on += " naming " + f.Key
 	}
+	if f.KeyPrefix != "" {
+		on += " naming " + f.KeyPrefix + "…"
+	}
+	if f.Limit > 0 {
+		on += fmt.Sprintf(" (at most %d)", f.Limit)
+	}
 	return what + " on " + on
 }
 
@@ -135,11 +160,11 @@ func (f Fault) hits(kind Kind, n, total int, keys []string) bool {
 	if f.Nth > 0 && ((f.Kind == "" && total != f.Nth) || (f.Kind != "" && n != f.Nth)) {
 		return false
 	}
-	if f.Key == "" {
+	if f.Key == "" && f.KeyPrefix == "" {
 		return true
 	}
 	for _, k := range keys {
-		if k == f.Key {
+		if (f.Key == "" || k == f.Key) && strings.HasPrefix(k, f.KeyPrefix) {
 			return true
 		}
 	}

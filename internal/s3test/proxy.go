@@ -39,6 +39,7 @@ type FaultProxy struct {
 	client *http.Client
 
 	mu      sync.Mutex
+	hits    []int // per fault: requests it hit
 	total   int
 	counts  map[Kind]int
 	log     []Request
@@ -73,6 +74,7 @@ func NewProxy(s *Server, faults ...Fault) (*FaultProxy, error) {
 		target:  target,
 		server:  s,
 		faults:  faults,
+		hits:    make([]int, len(faults)),
 		ln:      ln,
 		served:  make(chan struct{}),
 		counts:  map[Kind]int{},
@@ -194,7 +196,7 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var did []string
 	for i := range p.faults {
 		f := &p.faults[i]
-		if !f.hits(kind, req.N, total, req.Keys) {
+		if !f.hits(kind, req.N, total, req.Keys) || !p.take(i) {
 			continue
 		}
 		switch f.Action {
@@ -229,7 +231,10 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hangUp(w, nil)
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Minute)
+	// The engine acts on a request it has received whole even when its
+	// client is gone (killed, say): the forward does not hang on the
+	// client's connection.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	out, err := p.outgoing(ctx, r, body, batch, strip)
 	if err != nil {
@@ -262,6 +267,18 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(resp.StatusCode)
 	w.Write(respBody)
+}
+
+// take counts a hit of fault i and reports whether it is within the
+// fault's Limit.
+func (p *FaultProxy) take(i int) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.faults[i].Limit > 0 && p.hits[i] >= p.faults[i].Limit {
+		return false
+	}
+	p.hits[i]++
+	return true
 }
 
 // conditionHeaders are the request headers that make a write or delete

@@ -59,6 +59,8 @@ func TestFaultHits(t *testing.T) {
 		{StripConditions(), KindPut, 5, 5, []string{"k"}, true},
 		{Before(KindDeleteBatch, 0, nil).OnKey("b"), KindDeleteBatch, 1, 1, []string{"a", "b"}, true},
 		{Before(KindDeleteBatch, 0, nil).OnKey("c"), KindDeleteBatch, 1, 1, []string{"a", "b"}, false},
+		{Before(KindPut, 0, nil).OnKeyPrefix("r/.river/gc-journal/"), KindPut, 1, 1, []string{"r/.river/gc-journal/x-1"}, true},
+		{Before(KindPut, 0, nil).OnKeyPrefix("r/.river/gc-journal/"), KindPut, 1, 1, []string{"r/.river/gc-lock"}, false},
 	} {
 		if got := tc.f.hits(tc.kind, tc.n, tc.total, tc.keys); got != tc.want {
 			t.Errorf("%s hits %s #%d (of all #%d) %v = %v, want %v", tc.f, tc.kind, tc.n, tc.total, tc.keys, got, tc.want)
@@ -212,9 +214,9 @@ func TestProxyRewritesBetweenScanAndDelete(t *testing.T) {
 	direct := s.Client()
 	etagA := put(t, direct, bucket, "a", "old a")
 	etagB := put(t, direct, bucket, "b", "old b")
-	rewrite := Before(KindDeleteBatch, 1, func(r Request) {
+	rewrite := Before(KindDeleteBatch, 0, func(r Request) {
 		put(t, direct, r.Bucket, "b", "new b, written after the scan")
-	}).OnKey("b")
+	}).OnKey("b").Times(1)
 	p := Proxy(t, s, rewrite, Delay(KindDeleteBatch, 10*time.Millisecond))
 	out, err := s.ClientAt(p.URL).DeleteObjects(context.Background(), &s3.DeleteObjectsInput{Bucket: &bucket, Delete: &types.Delete{Objects: []types.ObjectIdentifier{
 		{Key: aws.String("a"), ETag: &etagA}, {Key: aws.String("b"), ETag: &etagB},
