@@ -435,9 +435,10 @@ func TestBucketCostIsNearTheMinimum(t *testing.T) {
 // TestBucketLostAnswersLoseNoRecord (SPEC H6, B4): a DeleteObjects whose
 // answer is lost after the engine acted is retried by the SDK; the keys
 // then found gone count as deleted, so removed[] names every object the
-// engine deleted. When every attempt's answer is lost, the run cannot
-// tell (exit 1, errors[]) and keeps its journal, so the next run names
-// what is gone.
+// engine deleted. When every attempt's answer is lost, each key is looked
+// up and the gone ones are named. When the lookups fail too, the run
+// cannot tell (exit 1, errors[]) and keeps its journal, so the next run
+// names what is gone.
 func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
 	srv := s3test.Start(t)
 	for _, c := range []struct {
@@ -448,7 +449,10 @@ func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
 		// The canary sends DeleteObjects 1 and 2; the run's batch is 3.
 		{"answer-lost-once", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3)}, 0},
 		{"every-answer-lost", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3),
-			s3test.DropResponse(s3test.KindDeleteBatch, 4), s3test.DropResponse(s3test.KindDeleteBatch, 5)}, 1},
+			s3test.DropResponse(s3test.KindDeleteBatch, 4), s3test.DropResponse(s3test.KindDeleteBatch, 5)}, 0},
+		{"every-answer-and-lookup-lost", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3),
+			s3test.DropResponse(s3test.KindDeleteBatch, 4), s3test.DropResponse(s3test.KindDeleteBatch, 5),
+			s3test.DropResponse(s3test.KindHead, 0)}, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			name := srv.Bucket(t, false)

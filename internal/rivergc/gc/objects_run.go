@@ -198,6 +198,8 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *b
 				rep.Gone = append(rep.Gone, p)
 			case errors.Is(err, backend.ErrChanged):
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}))
+			case errors.Is(err, backend.ErrNotDone):
+				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
 			default:
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
 				uncertain = true
@@ -230,7 +232,7 @@ func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backe
 			continue
 		} else {
 			kept = job.store.Splice(job.data, job.removed)
-			_, err = cfg.Root.Objects.Put(context.WithoutCancel(ctx), rel, kept, backend.Cond{IfMatch: tag})
+			_, err = backend.PutOwn(context.WithoutCancel(ctx), cfg.Root.Objects, rel, kept, backend.Cond{IfMatch: tag})
 			uncertain = uncertain || (err != nil && !errors.Is(err, backend.ErrChanged))
 		}
 		switch {
