@@ -317,14 +317,21 @@ func TestBucketJournalNamesAKilledRun(t *testing.T) {
 
 // TestBucketVersioned: on a versioned bucket a delete leaves a delete
 // marker (every version stays) and the record says the space is not
-// freed yet (SPEC H5).
+// freed yet (SPEC H5). The record goes to local files as on disk
+// (--output-file, --summary-file).
 func TestBucketVersioned(t *testing.T) {
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, true)
 	upload(t, srv, name, "", "", map[string]string{".river/tmp/a.tmp": "a"})
-	out, stderr, code := runBucketGC(t, bucketEnv(srv), "--force", "--json", "--root", "s3://"+name, "--now", future)
-	if code != 0 || !bytes.Contains(out, []byte(`"versioned-bucket"`)) || len(readRecord(t, out).Removed) != 1 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	dir := t.TempDir()
+	record, summary := filepath.Join(dir, "out/gc.json"), filepath.Join(dir, "summary.md")
+	_, stderr, code := runBucketGC(t, bucketEnv(srv), "--force", "--json", "--output-file", record, "--summary-file", summary,
+		"--root", "s3://"+name, "--now", future)
+	out, _ := os.ReadFile(record)
+	md, _ := os.ReadFile(summary)
+	if code != 0 || !bytes.Contains(out, []byte(`"versioned-bucket"`)) || len(readRecord(t, out).Removed) != 1 ||
+		!bytes.Contains(md, []byte("delete markers")) {
+		t.Fatalf("exit %d\n%s\n%s\n%s", code, out, md, stderr)
 	}
 	v, err := srv.Client().ListObjectVersions(context.Background(), &s3.ListObjectVersionsInput{Bucket: &name, Prefix: aws.String(".river/tmp/")})
 	if err != nil {
