@@ -184,6 +184,24 @@ func TestBucketTwinTree(t *testing.T) {
 			t.Errorf("--emit-inventory differs\ndisk:   %s\nbucket: %s", dinv, oinv)
 		}
 	}
+	// --explain answers alike: age, count rank, a guard, an exclude, an
+	// eval run's timestamp, a nested repository, an entry, a key no scope
+	// holds.
+	explain := append(slices.Clone(twinArgs[1:3]), "--scope", "all", "--scope", "memory-entries", "--exclude", ".river/memory/new.json",
+		"--explain", ".river/memory/old.json", "--explain", ".river/memory/new.json", "--explain", "artifacts/evals/run-1/log.txt",
+		"--explain", "artifacts/evals/vendored/x.txt", "--explain", ".river/memory/index.json#r1", "--explain", ".river/memory/.gitkeep",
+		"--explain", "artifacts/evals/results.jsonl", "--explain", "artifacts/review-artifact-2.json")
+	onDiskExplain := slices.Clone(explain) // paths from the working directory: absolute ones into the root
+	for i, a := range onDiskExplain {
+		if i > 0 && onDiskExplain[i-1] == "--explain" {
+			onDiskExplain[i] = filepath.Join(dir, a)
+		}
+	}
+	dex, derr, _ := runBucketGC(t, env, append([]string{"--root", dir}, onDiskExplain...)...)
+	oex, oerr, _ := runBucketGC(t, env, append([]string{"--root", bucketRoot}, explain...)...)
+	if !bytes.Equal(dex, oex) || bytes.Count(dex, []byte("\n")) < 8 {
+		t.Errorf("--explain differs\ndisk:\n%s%s\nbucket:\n%s%s", dex, derr, oex, oerr)
+	}
 	for _, mode := range []string{"--dry-run", "--force"} {
 		disk, derr, dcode := runBucketGC(t, env, append([]string{mode, "--root", dir}, twinArgs...)...)
 		obj, oerr, ocode := runBucketGC(t, env, append([]string{mode, "--root", bucketRoot}, twinArgs...)...)
