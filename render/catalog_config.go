@@ -31,9 +31,6 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-bucket-condition": {
 		"--root %s: サーバーが条件付きリクエストを守りません (%s)。スキャン後に変わったオブジェクトを削除しうるため --force は使えません",
 		"--root %s: the server does not honour a conditional request (%s); --force could delete objects changed since the scan, so it is refused"},
-	"gc-cfg-bucket-explain": {
-		"--explain はバケットの root ではまだ使えません。--json の removed[] と reason を見てください",
-		"--explain does not take a bucket root yet; see removed[] and its reasons in --json"},
 	"gc-cfg-git-env": {
 		"%s が設定されています: river gc は root より上の .git からのみ git index を見つけるため、%s が管理対象にするファイルを判別できません。解除してください",
 		"%s is set: river gc finds the git index only through a .git entry above the root, on the root's file system, so it cannot tell which files %s makes tracked; unset it"},

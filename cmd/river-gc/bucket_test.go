@@ -34,12 +34,12 @@ var twinTree = map[string]string{
 	".river/memory/new.json":                  `{"metadata":{"createdAt":"2026-11-20T00:00:00Z"}}`,
 	".river/memory/twice.json":                `{"timestamp":"2024-01-01T00:00:00Z","timestamp":"2024-01-02T00:00:00Z"}`,
 	".river/memory/.gitkeep":                  "",
-	".river/memory/index.json":                bucketMemoryIndex,
+	".river/memory/index.json":                twinIndex,
 	"artifacts/evals/run-1/summary.json":      `{"timestamp":"2024-02-01T00:00:00Z"}`,
 	"artifacts/evals/run-1/log.txt":           "log",
 	"artifacts/evals/run-2/summary.json":      `{"timestamp":"2026-11-25T00:00:00Z"}`,
 	"artifacts/evals/run-2/log.txt":           "log",
-	"artifacts/evals/results.jsonl":           ledger,
+	"artifacts/evals/results.jsonl":           twinLedger,
 	"artifacts/evals/vendored/.git":           "gitdir: elsewhere",
 	"artifacts/evals/vendored/x.txt":          "kept: a nested repository",
 	"artifacts/review-artifact-1.json":        `{"timestamp":"2024-03-01T00:00:00Z"}`,
@@ -52,13 +52,13 @@ var twinTree = map[string]string{
 	".river/runs/2024-01-01T00-00-00-ab.json": `{"timestamp":"2024-01-01T00:00:00Z"}`,
 }
 
-const bucketMemoryIndex = `{"version":"1","entries":[
+const twinIndex = `{"version":"1","entries":[
 {"id":"r1","type":"review","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00Z"}},
 {"id":"r2","type":"review","title":"t","content":"c","metadata":{"createdAt":"2026-11-29T00:00:00Z"}},
 {"id":"a1","type":"adr","title":"t","content":"c","metadata":{"createdAt":"2020-01-01T00:00:00Z"}}]}
 `
 
-const ledger = `{"timestamp":"2024-01-01T00:00:00Z","a":1}
+const twinLedger = `{"timestamp":"2024-01-01T00:00:00Z","a":1}
 {"timestamp":"2024-01-02T00:00:00Z","a":2}
 {"timestamp":"2026-11-28T00:00:00Z","a":3}
 {"timestamp":"2026-11-29T00:00:00Z","a":4}
@@ -184,6 +184,24 @@ func TestBucketTwinTree(t *testing.T) {
 			t.Errorf("--emit-inventory differs\ndisk:   %s\nbucket: %s", dinv, oinv)
 		}
 	}
+	// --explain answers alike: age, count rank, a guard, an exclude, an
+	// eval run's timestamp, a nested repository, an entry, a key no scope
+	// holds.
+	explain := append(slices.Clone(twinArgs[1:3]), "--scope", "all", "--scope", "memory-entries", "--exclude", ".river/memory/new.json",
+		"--explain", ".river/memory/old.json", "--explain", ".river/memory/new.json", "--explain", "artifacts/evals/run-1/log.txt",
+		"--explain", "artifacts/evals/vendored/x.txt", "--explain", ".river/memory/index.json#r1", "--explain", ".river/memory/.gitkeep",
+		"--explain", "artifacts/evals/results.jsonl", "--explain", "artifacts/review-artifact-2.json")
+	onDiskExplain := slices.Clone(explain) // paths from the working directory: absolute ones into the root
+	for i, a := range onDiskExplain {
+		if i > 0 && onDiskExplain[i-1] == "--explain" {
+			onDiskExplain[i] = filepath.Join(dir, a)
+		}
+	}
+	dex, derr, _ := runBucketGC(t, env, append([]string{"--root", dir}, onDiskExplain...)...)
+	oex, oerr, _ := runBucketGC(t, env, append([]string{"--root", bucketRoot}, explain...)...)
+	if !bytes.Equal(dex, oex) || bytes.Count(dex, []byte("\n")) < 8 {
+		t.Errorf("--explain differs\ndisk:\n%s%s\nbucket:\n%s%s", dex, derr, oex, oerr)
+	}
 	for _, mode := range []string{"--dry-run", "--force"} {
 		disk, derr, dcode := runBucketGC(t, env, append([]string{mode, "--root", dir}, twinArgs...)...)
 		obj, oerr, ocode := runBucketGC(t, env, append([]string{mode, "--root", bucketRoot}, twinArgs...)...)
@@ -256,13 +274,13 @@ func TestBucketLockIsExclusive(t *testing.T) {
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a", ".river/tmp/b.tmp": "b"})
 	b := bucketRoot(t, srv, root)
 	ctx := context.Background()
-	other, err := backend.Acquire(ctx, b, gc.LockKey, "other-run", time.Now(), time.Hour)
+	other, err := backend.Acquire(ctx, b, gc.LockKey, "ci-runner-7.4242.1700000000000000000", time.Now(), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"--force", "--json", "--root", root, "--now", future}
 	out, stderr, code := runBucketGC(t, bucketEnv(srv), args...)
-	if code != 1 || len(keysIn(t, srv, name, "r/.river/tmp/")) != 2 || !bytes.Contains(stderr, []byte("other-run")) {
+	if code != 1 || len(keysIn(t, srv, name, "r/.river/tmp/")) != 2 || !bytes.Contains(stderr, []byte("4242")) || !bytes.Contains(stderr, []byte("ci-runner-7")) {
 		t.Fatalf("a held lock: exit %d, %d objects left, stderr %s\n%s", code, len(keysIn(t, srv, name, "r/.river/tmp/")), stderr, out)
 	}
 	other.Release(ctx) //nolint:errcheck // replaced by a stale lease next
@@ -317,14 +335,21 @@ func TestBucketJournalNamesAKilledRun(t *testing.T) {
 
 // TestBucketVersioned: on a versioned bucket a delete leaves a delete
 // marker (every version stays) and the record says the space is not
-// freed yet (SPEC H5).
+// freed yet (SPEC H5). The record goes to local files as on disk
+// (--output-file, --summary-file).
 func TestBucketVersioned(t *testing.T) {
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, true)
 	upload(t, srv, name, "", "", map[string]string{".river/tmp/a.tmp": "a"})
-	out, stderr, code := runBucketGC(t, bucketEnv(srv), "--force", "--json", "--root", "s3://"+name, "--now", future)
-	if code != 0 || !bytes.Contains(out, []byte(`"versioned-bucket"`)) || len(readRecord(t, out).Removed) != 1 {
-		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	dir := t.TempDir()
+	record, summary := filepath.Join(dir, "out/gc.json"), filepath.Join(dir, "summary.md")
+	_, stderr, code := runBucketGC(t, bucketEnv(srv), "--force", "--json", "--output-file", record, "--summary-file", summary,
+		"--root", "s3://"+name, "--now", future)
+	out, _ := os.ReadFile(record)
+	md, _ := os.ReadFile(summary)
+	if code != 0 || !bytes.Contains(out, []byte(`"versioned-bucket"`)) || len(readRecord(t, out).Removed) != 1 ||
+		!bytes.Contains(md, []byte("delete markers")) {
+		t.Fatalf("exit %d\n%s\n%s\n%s", code, out, md, stderr)
 	}
 	v, err := srv.Client().ListObjectVersions(context.Background(), &s3.ListObjectVersionsInput{Bucket: &name, Prefix: aws.String(".river/tmp/")})
 	if err != nil {
@@ -435,9 +460,10 @@ func TestBucketCostIsNearTheMinimum(t *testing.T) {
 // TestBucketLostAnswersLoseNoRecord (SPEC H6, B4): a DeleteObjects whose
 // answer is lost after the engine acted is retried by the SDK; the keys
 // then found gone count as deleted, so removed[] names every object the
-// engine deleted. When every attempt's answer is lost, the run cannot
-// tell (exit 1, errors[]) and keeps its journal, so the next run names
-// what is gone.
+// engine deleted. When every attempt's answer is lost, each key is looked
+// up and the gone ones are named. When the lookups fail too, the run
+// cannot tell (exit 1, errors[]) and keeps its journal, so the next run
+// names what is gone.
 func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
 	srv := s3test.Start(t)
 	for _, c := range []struct {
@@ -448,7 +474,10 @@ func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
 		// The canary sends DeleteObjects 1 and 2; the run's batch is 3.
 		{"answer-lost-once", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3)}, 0},
 		{"every-answer-lost", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3),
-			s3test.DropResponse(s3test.KindDeleteBatch, 4), s3test.DropResponse(s3test.KindDeleteBatch, 5)}, 1},
+			s3test.DropResponse(s3test.KindDeleteBatch, 4), s3test.DropResponse(s3test.KindDeleteBatch, 5)}, 0},
+		{"every-answer-and-lookup-lost", []s3test.Fault{s3test.DropResponse(s3test.KindDeleteBatch, 3),
+			s3test.DropResponse(s3test.KindDeleteBatch, 4), s3test.DropResponse(s3test.KindDeleteBatch, 5),
+			s3test.DropResponse(s3test.KindHead, 0)}, 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			name := srv.Bucket(t, false)

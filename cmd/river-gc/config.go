@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plangate-gc/plangate-gc/internal/bucket"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
@@ -98,9 +97,6 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		if now, ok = rfc3339.Unix(c.Now); !ok || now < 0 {
 			return cfg, configErr("gc-cfg-now", q(c.Now))
 		}
-	}
-	if bucket.IsRoot(c.Root) && len(c.Explain) > 0 {
-		return cfg, configErr("gc-cfg-bucket-explain")
 	}
 	root, err := openAnyRoot(c.Root, set["root"], c.Force && !c.DryRun)
 	if err != nil {

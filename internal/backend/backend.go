@@ -42,6 +42,9 @@ var (
 	// ErrChanged: the precondition failed; the object is not the one the
 	// tag names (or, for IfAbsent, an object exists).
 	ErrChanged = errors.New("changed since scanned")
+	// ErrNotDone: the request failed and the object is, as far as could
+	// be checked, still the one judged: it was certainly not deleted.
+	ErrNotDone = errors.New("not done; the object is unchanged")
 )
 
 // Backend is what a river gc run needs of the place its artifacts live.
@@ -59,7 +62,26 @@ type Backend interface {
 	Put(ctx context.Context, key string, data []byte, c Cond) (Object, error)
 	// Delete removes each object if it still carries its Tag and returns
 	// one result per object, in order: nil (deleted), ErrNotExist (gone
-	// already), ErrChanged (rewritten since listed: kept) or another
-	// failure (kept).
+	// already), ErrChanged (rewritten since listed: kept), ErrNotDone
+	// (the request failed, the object is still there: kept) or another
+	// failure (the outcome is unknown).
 	Delete(ctx context.Context, objs []Object) []error
+}
+
+// PutOwn is Put for a write whose answer may be lost: when the condition
+// fails, the object is read back, and one that holds exactly data is this
+// write's own (a request the SDK retried after the server had acted on
+// it sees its own object). Every key river gc creates is unique to its
+// run, and a rewrite that finds its very bytes in place has nothing left
+// to do, so equal bytes are success.
+func PutOwn(ctx context.Context, b Backend, key string, data []byte, c Cond) (Object, error) {
+	obj, err := b.Put(ctx, key, data, c)
+	if !errors.Is(err, ErrChanged) {
+		return obj, err
+	}
+	got, cur, gerr := b.Get(ctx, key, int64(len(data)))
+	if gerr == nil && string(got) == string(data) {
+		return cur, nil
+	}
+	return obj, err
 }

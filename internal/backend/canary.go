@@ -32,7 +32,7 @@ const wrongTag = `"00000000000000000000000000000000"`
 // ETag. It returns a *ConditionError naming the first condition ignored,
 // or the failure that kept it from finding out.
 func ProveConditions(ctx context.Context, b Backend, key string) (err error) {
-	obj, err := b.Put(ctx, key, []byte("river gc canary\n"), Cond{IfAbsent: true})
+	obj, err := PutOwn(ctx, b, key, []byte("river gc canary\n"), Cond{IfAbsent: true})
 	if err != nil {
 		return fmt.Errorf("canary %s: %w", key, err)
 	}

@@ -67,7 +67,7 @@ func (j *Journal) Done(ctx context.Context) error {
 }
 
 func (j *Journal) put(ctx context.Context, key string, data []byte) error {
-	obj, err := j.b.Put(ctx, key, data, Cond{IfAbsent: true})
+	obj, err := PutOwn(ctx, j.b, key, data, Cond{IfAbsent: true})
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", key, err)
 	}

@@ -54,7 +54,7 @@ type Lock struct {
 func Acquire(ctx context.Context, b Backend, key, holder string, now time.Time, ttl time.Duration) (*Lock, error) {
 	l := &Lock{b: b, key: key, holder: holder, ttl: ttl}
 	l.wrote = now
-	obj, err := b.Put(ctx, key, l.body(now), Cond{IfAbsent: true})
+	obj, err := PutOwn(ctx, b, key, l.body(now), Cond{IfAbsent: true})
 	if err == nil {
 		l.obj = obj
 		return l, nil
@@ -65,7 +65,7 @@ func Acquire(ctx context.Context, b Backend, key, holder string, now time.Time, 
 	cur, held, err := read(ctx, b, key)
 	switch {
 	case errors.Is(err, ErrNotExist): // released in between: try once more
-		if obj, err = b.Put(ctx, key, l.body(now), Cond{IfAbsent: true}); err == nil {
+		if obj, err = PutOwn(ctx, b, key, l.body(now), Cond{IfAbsent: true}); err == nil {
 			l.obj = obj
 			return l, nil
 		}
@@ -75,7 +75,7 @@ func Acquire(ctx context.Context, b Backend, key, holder string, now time.Time, 
 	case held.Expires > now.Unix():
 		return nil, &LockedError{Key: key, Holder: held.Holder, Expires: held.Expires}
 	}
-	obj, err = b.Put(ctx, key, l.body(now), Cond{IfMatch: cur.Tag})
+	obj, err = PutOwn(ctx, b, key, l.body(now), Cond{IfMatch: cur.Tag})
 	if err != nil {
 		return nil, lockFailure(key, err)
 	}
@@ -119,7 +119,7 @@ func (l *Lock) Renew(ctx context.Context, now time.Time) error {
 	if now.Sub(l.wrote) < l.ttl/3 {
 		return nil
 	}
-	obj, err := l.b.Put(ctx, l.key, l.body(now), Cond{IfMatch: l.obj.Tag})
+	obj, err := PutOwn(ctx, l.b, l.key, l.body(now), Cond{IfMatch: l.obj.Tag})
 	if err != nil {
 		return fmt.Errorf("renew lock %s: %w", l.key, err)
 	}

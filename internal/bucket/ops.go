@@ -147,10 +147,7 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 	out, err := b.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: &b.name,
 		Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(false)}})
 	if err != nil {
-		err = fmt.Errorf("delete: %w", classify(err))
-		for i := range errs {
-			errs[i] = err
-		}
+		b.settle(ctx, objs, errs, fmt.Errorf("delete: %w", classify(err)))
 		return
 	}
 	retried := false
@@ -179,6 +176,36 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 			errs[i] = fmt.Errorf("delete %s: the server did not answer for this key", objs[i].Key)
 		}
 	}
+}
+
+// settle finds out, after a DeleteObjects request that failed as a whole
+// (its answer lost after the SDK's retries, say), what became of each
+// key, with one HEAD each: gone counts as deleted (the request may have
+// acted; an over-report, never a deletion without a record), the judged
+// ETag still there is ErrNotDone, another is ErrChanged; a key that
+// cannot be looked up keeps the request's error (unknown).
+func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error, cause error) {
+	sem := make(chan struct{}, max(1, b.Concurrency))
+	var wg sync.WaitGroup
+	for i, o := range objs {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			head, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
+			switch {
+			case errors.Is(classify(err), backend.ErrNotExist):
+				errs[i] = nil
+			case err != nil:
+				errs[i] = cause
+			case aws.ToString(head.ETag) == o.Tag:
+				errs[i] = fmt.Errorf("%w: %w", backend.ErrNotDone, cause)
+			default:
+				errs[i] = backend.ErrChanged
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // keyError turns DeleteObjects' error for one key into backend's words.

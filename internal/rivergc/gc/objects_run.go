@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +39,20 @@ func runName() string {
 	return fmt.Sprintf("%s.%d.%d", host, os.Getpid(), time.Now().UnixNano())
 }
 
+// holderOf reads the process a bucket lock names (runName's
+// host.pid.nanoseconds), as a disk lock's holder is named.
+func holderOf(run string) (sweep.Holder, bool) {
+	parts := strings.Split(run, ".")
+	if len(parts) < 3 {
+		return sweep.Holder{}, false
+	}
+	pid, err := strconv.Atoi(parts[len(parts)-2])
+	if err != nil || pid <= 0 {
+		return sweep.Holder{}, false
+	}
+	return sweep.Holder{PID: pid, Host: strings.Join(parts[:len(parts)-2], ".")}, true
+}
+
 // ProveConditions checks, before a --force run on a bucket deletes
 // anything, that the server refuses a wrong ETag and a create over an
 // existing object (SPEC H3); a *backend.ConditionError when it does not.
@@ -56,7 +71,11 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force {
 		var err error
 		if lock, err = backend.Acquire(ctx, b, LockKey, name, time.Now(), leaseTTL); err != nil {
-			if errors.Is(err, backend.ErrLocked) {
+			var le *backend.LockedError
+			if errors.As(err, &le) {
+				if h, ok := holderOf(le.Holder); ok {
+					return Outcome{}, &LockedError{Path: cfg.Root.Path, Holder: h, Known: true}
+				}
 				return Outcome{}, fmt.Errorf("lock %s: %w (%w)", cfg.Root.Path, fserr.ErrLocked, err)
 			}
 			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, err)
@@ -179,6 +198,8 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *b
 				rep.Gone = append(rep.Gone, p)
 			case errors.Is(err, backend.ErrChanged):
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}))
+			case errors.Is(err, backend.ErrNotDone):
+				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
 			default:
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
 				uncertain = true
@@ -211,7 +232,7 @@ func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backe
 			continue
 		} else {
 			kept = job.store.Splice(job.data, job.removed)
-			_, err = cfg.Root.Objects.Put(context.WithoutCancel(ctx), rel, kept, backend.Cond{IfMatch: tag})
+			_, err = backend.PutOwn(context.WithoutCancel(ctx), cfg.Root.Objects, rel, kept, backend.Cond{IfMatch: tag})
 			uncertain = uncertain || (err != nil && !errors.Is(err, backend.ErrChanged))
 		}
 		switch {
