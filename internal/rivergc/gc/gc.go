@@ -154,6 +154,17 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		}
 		out.rewriteStores(ctx, cfg, jn, j.rewrites)
 		jn.done()
+		// What a run emptied goes with it: empty directories only, after
+		// the deletions, never the scope's own (SPEC B7).
+		if ctx.Err() == nil {
+			out.RunDirs, out.RunDirsStay = removeRunDirs(cfg.Root.FD, j.runDirs)
+		}
+	}
+	if cfg.Mode != Force {
+		for _, d := range j.runDirs {
+			out.RunDirs = append(out.RunDirs, d.path)
+		}
+		slices.Sort(out.RunDirs)
 	}
 	out.Warnings = append(out.Warnings, rootWarnings(cfg.Root)...)
 	out.sort()
@@ -200,6 +211,7 @@ type judgement struct {
 	rewrites  []rewriteJob           // single sources to rewrite without removed entries (--force)
 	leftovers []string               // files held under a private name by a killed run
 	files     map[string]fileVerdict // every scanned path (for --explain)
+	runDirs   []runDir               // eval-run directories the removals empty (rundirs.go)
 }
 
 // fileVerdict is what happened to one scanned file.
@@ -257,6 +269,9 @@ func judge(cfg Config) (judgement, error) {
 				job.removed[d.Path] = true
 			}
 			j.rewrites = append(j.rewrites, job)
+		}
+		if scope == skill.ScopeEvals && !cfg.explain {
+			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed)
 		}
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
