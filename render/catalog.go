@@ -8,6 +8,8 @@ package render
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -165,6 +167,9 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-unreadable-entry": {
 		"scope %s: 読めない行 %s 件を保持しました (最初: %s)。JSON オブジェクトで RFC 3339 の timestamp を持つ行だけが判定されます。",
 		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object with an RFC 3339 timestamp is judged."},
+	"gc-warn-undecided-entry": {
+		"scope %s: River Review の読み方を river gc が再現できない値 (有効期限など) を持つエントリ %s 件を保持しました (最初: %s)。",
+		"scope %s: entries kept because a value deciding them (an expiry) is one river gc cannot read as River Review does: %s (first: %s)."},
 	"gc-warn-future-timestamp": {
 		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},
@@ -291,6 +296,20 @@ func all() map[string][2]string {
 		}
 	}
 	return m
+}
+
+// Keys lists, sorted, the catalog's keys that start with prefix, so that
+// the tests of a family of messages worded as prefix+kind ("gc-warn-",
+// "gc-cfg-pattern-") word every one of them, a new one included.
+func Keys(prefix string) []string {
+	var keys []string
+	for k := range all() {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // printer returns the printer for lang, Japanese when lang is unknown.

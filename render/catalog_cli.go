@@ -23,13 +23,13 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-colon": {
 		"%s %s: scope と値は = でつなぎます: %s %s",
 		"%s %s: join the scope and the value with =: %s %s"},
-	"gc-warn-policy-unselected": {
+	"gc-cli-warn-policy-unselected": {
 		"%s %s: scope %s は選択されていないため、この値は使われません (--scope %s で選択できます)",
 		"%s %s: scope %s is not selected, so this value is not used (select it with --scope %s)"},
-	"gc-warn-policy-repeated": {
+	"gc-cli-warn-policy-repeated": {
 		"%s: scope %s に値が 2 回以上指定されています。最後の %s を使います",
 		"%s: scope %s is given more than once; the last, %s, is used"},
-	"gc-warn-scope-repeated": {
+	"gc-cli-warn-scope-repeated": {
 		"--scope %s が 2 回以上指定されています。1 回で十分です",
 		"--scope %s is given more than once; once is enough"},
 	"gc-cfg-locked-by": {
@@ -51,7 +51,7 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-explain-entries-on-line": {
 		"(行は scope %[2]s が %[1]s#行番号 として判定します。1 行の判定は --explain '%[1]s#行番号' で確認できます)",
 		"(its lines are judged by scope %[2]s as %[1]s#LINE; --explain '%[1]s#LINE' explains one)"},
-	"gc-warn-unused-exclude-root": {
+	"gc-unused-exclude-root": {
 		"--exclude %s はどのファイルにも一致しませんでした。パターンは現在のディレクトリではなく root %s からの相対パスです。パターンの綴りと scope を確認してください。",
 		"--exclude %s matched no file of the selected scopes; patterns are relative to the root %s, not to the current directory: check the pattern's spelling and the scopes."},
 	"gc-reach": {
@@ -73,7 +73,7 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-run-dirs-stay": {
 		"空になった eval run のディレクトリ %s 個 (%s など) は残しました (判定後に変わったか削除できません)",
 		"eval-run directories this run emptied that stay: %s (e.g. %s; changed since judged, or not removable)"},
-	"gc-warn-config":   {"river gc: 警告: %s", "river gc: warning: %s"},
+	"gc-cli-warning":   {"river gc: 警告: %s", "river gc: warning: %s"},
 	"gc-count-file":    {"ファイル %s 件", "%s file"},
 	"gc-count-files":   {"ファイル %s 件", "%s files"},
 	"gc-count-entry":   {"メモリエントリ %s 件", "%s memory entry"},

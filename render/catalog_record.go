@@ -17,10 +17,15 @@ var recordMessages = map[string][2]string{ // key → {ja, en}
 	"gc-err-not-journaled": {
 		"%s。これ以上削除しません: %s 件の削除は試行していません",
 		"%s; nothing more deleted: %s deletions not attempted"},
-	"gc-err-journal-corrupt": {
-		"journal の形式ではありません。そのまま残します (確認して削除してください)。読めない journal がある間は削除しません",
-		"not in the journal's format; left as it is (inspect it, then remove it); nothing is deleted while it cannot be read"},
-	"gc-err-linked": {"他のハードリンクがあります", "has other hard links"},
+	"gc-err-journal-corrupt": {"journal の形式ではありません", "not in the journal's format"},
+	"gc-err-journal-unreadable": {
+		"journal の形式でない行が %s 行あります。読めた分は中断された実行の一覧にあります。記録を書いた --force 実行が journal を %s に移して残します (以後の実行は読みません。確認して削除してください)",
+		"lines not in the journal's format: %s; what could be read is listed as the interrupted run's; the --force run that writes its record moves the journal to %s and keeps it there (no later run reads it; inspect it, then remove it)"},
+	"gc-err-journal-unreadable-kept": {
+		"journal の形式でない行が %s 行あります。読めた分は中断された実行の一覧にあります。移す先の名前が空いていないため、そのまま残します (確認して削除してください)",
+		"lines not in the journal's format: %s; what could be read is listed as the interrupted run's; no name is free to move it to, so it stays where it is (inspect it, then remove it)"},
+	"gc-err-not-journalable": {"journal に書けない項目です (この一括分は削除しません)", "cannot be written to the journal (nothing of its batch is deleted)"},
+	"gc-err-linked":          {"他のハードリンクがあります", "has other hard links"},
 	"gc-md-cut": {
 		"要約が GitHub の上限に近づいたため、ここで打ち切りました (省略 %s 件)。完全な一覧は --json の結果にあります。",
 		"the summary was cut here to stay below GitHub's step-summary limit (%s entries left out); the full list is in the --json result."},

@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -85,7 +86,8 @@ func mustEscape(r rune) bool {
 
 // appendQuotedPath appends p as a JSON string literal: '"', '\\' and ':'
 // escaped, and every mustEscape, non-graphic or white-space character but
-// ' ' (so nothing in it is invisible), a lone surrogate (which an
+// ' ' (so nothing in it is invisible; one beyond the BMP as its UTF-16
+// surrogate pair), a lone surrogate (which an
 // escaped \ud800 in the input becomes, SPEC A4) as its own \u escape, any
 // other byte that is not UTF-8 as \ufffd.
 func appendQuotedPath(b []byte, p string) []byte {
@@ -112,7 +114,13 @@ func appendQuotedPath(b []byte, p string) []byte {
 		case r == '\t':
 			b = append(b, `\t`...)
 		case r == ':' || mustEscape(r) || r != ' ' && (unicode.IsSpace(r) || !unicode.IsGraphic(r)):
-			b = u(b, r) // and nothing invisible inside the quotes either
+			// Nothing invisible inside the quotes either; a character
+			// beyond the BMP is its UTF-16 pair, as JSON spells it.
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+				b = u(u(b, r1), r2)
+			} else {
+				b = u(b, r)
+			}
 		default:
 			b = append(b, p[i:i+size]...)
 		}

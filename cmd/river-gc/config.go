@@ -78,7 +78,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	}
 	for i, s := range c.Scope {
 		if slices.Index(c.Scope, s) < i && slices.Index(c.Scope[i+1:], s) < 0 {
-			c.note("gc-warn-scope-repeated", s)
+			c.note("gc-cli-warn-scope-repeated", s)
 		}
 	}
 	retention, perScope, err := c.policy(scopes)

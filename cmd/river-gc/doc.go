@@ -99,7 +99,11 @@
 // --force journals its intents in .river/gc-journal (or
 // artifacts/.river-gc-journal); after a SIGKILL the next run lists what
 // the killed run deleted (JSON "interrupted", the summary), and a --force
-// run removes the journal once its own record is written.
+// run removes the journal once its own record is written. A journal with
+// lines that cannot be read (a disk error, a foreign file at its name) is
+// read as far as it goes, named in errors[] (exit 1), and moved by that
+// --force run to .river/gc-journal.unreadable-<n>, kept for you to
+// inspect: the next run is a normal one.
 //
 // Eval runs: a run is the shallowest directory below artifacts/evals/
 // holding a *.json with a metadata timestamp (artifacts/evals/<run>/ in

@@ -147,27 +147,36 @@ func TestProgressOnlyOnATerminal(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ptmx, tty := openPty(t)
 			cmd := exec.Command(bin, append([]string{"--now", "2025-11-29T00:00:00Z"}, tc.args...)...)
 			cmd.Dir = root
-			cmd.Stdout = io.Discard
-			cmd.Stderr = tty
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			tty.Close()
-			var term bytes.Buffer
-			done := make(chan struct{})
-			go func() { io.Copy(&term, ptmx); close(done) }() // ends with EIO once the child exits
-			if err := cmd.Wait(); err != nil {
+			term, err := onTerminal(t, cmd, &cmd.Stderr, &cmd.Stdout)
+			if err != nil {
 				t.Fatalf("river-gc %v: %v", tc.args, err)
 			}
-			<-done
 			if got := strings.Contains(term.String(), "deleting 2/2"); got != tc.progress {
 				t.Errorf("river-gc %v with stderr on a terminal: progress shown = %v, want %v; terminal got %q", tc.args, got, tc.progress, term.String())
 			}
 		})
 	}
+}
+
+// onTerminal runs cmd with *term (cmd.Stdout or cmd.Stderr) on a
+// pseudo-terminal and *other discarded, and returns what the terminal
+// got and cmd's Wait error.
+func onTerminal(t *testing.T, cmd *exec.Cmd, term, other *io.Writer) (bytes.Buffer, error) {
+	t.Helper()
+	ptmx, tty := openPty(t)
+	*term, *other = tty, io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	tty.Close()
+	var got bytes.Buffer
+	done := make(chan struct{})
+	go func() { io.Copy(&got, ptmx); close(done) }() // ends with EIO once the child exits
+	err := cmd.Wait()
+	<-done
+	return got, err
 }
 
 // openPty opens a pseudo-terminal pair (master, slave).

@@ -62,10 +62,10 @@ func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]ski
 				continue
 			}
 			if given[scope]++; given[scope] == 2 {
-				c.note("gc-warn-policy-repeated", "--"+f.name, scope, q(lastFor(f.values, scope)))
+				c.note("gc-cli-warn-policy-repeated", "--"+f.name, scope, q(lastFor(f.values, scope)))
 			}
 			if !slices.Contains(scopes, skill.Scope(scope)) {
-				c.note("gc-warn-policy-unselected", "--"+f.name, q(v), scope, scope)
+				c.note("gc-cli-warn-policy-unselected", "--"+f.name, q(v), scope, scope)
 			}
 			set := f.set
 			own[skill.Scope(scope)] = append(own[skill.Scope(scope)], func(r *skill.Retention) { set(r, n) })

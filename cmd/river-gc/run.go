@@ -120,7 +120,8 @@ empty, or another --force run holds the lock), 2 config error.`
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	c := cli{start: time.Now()}
 	rest, repeated := pullRepeated(args, "exclude", "scope", "explain")
-	kctx, done, err := cliparse.Parse(&c, rest, kong.Name("river-gc"), kong.Description(description), kong.Writers(stdout, stderr),
+	prog := progName()
+	kctx, done, err := cliparse.Parse(&c, rest, kong.Name(prog), kong.Description(forProgram(description, prog)), kong.Writers(stdout, stderr),
 		kong.Vars{"version": "river-gc " + version.String(), "lang": string(envLang(os.Getenv))})
 	switch {
 	case done:
@@ -149,7 +150,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
 	lang := render.Lang(c.Lang)
 	for _, n := range c.notes {
-		fmt.Fprintln(stderr, report.DisplayText(render.Message(lang, "gc-warn-config", render.Message(lang, n.key, n.args...))))
+		fmt.Fprintln(stderr, report.DisplayText(render.Message(lang, "gc-cli-warning", render.Message(lang, n.key, n.args...))))
 	}
 	if c.Debug {
 		fmt.Fprintf(stderr, "debug: %s\n", report.RootLine(cfg.Root.Path, lang))

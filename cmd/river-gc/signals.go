@@ -21,7 +21,8 @@ var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, sys
 // at once with exit 1 (never 2, which says nothing was touched; the
 // intent journal then tells the next run what was deleted). SIGPIPE is
 // ignored, so a closed pipe on stdout or stderr makes writes fail with
-// EPIPE instead of killing the run before its record is written.
+// EPIPE instead of killing the run before its record is written. A
+// wrapper's death (ParentEnv) cancels the context as a signal does.
 func forceSignals(parent context.Context) context.Context {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancel(parent)
@@ -33,5 +34,5 @@ func forceSignals(parent context.Context) context.Context {
 		<-ch
 		exit(1)
 	}()
-	return ctx
+	return watchParent(ctx, cancel)
 }

@@ -31,7 +31,7 @@ func causeWords(err error, lang render.Lang) string {
 	case errors.As(err, &flag):
 		return flagWords(flag, lang)
 	case errors.As(err, &pat):
-		return render.Message(lang, "gc-cfg-pattern-"+string(pat.Code), q(pat.Pattern), strconv.Itoa(pat.Offset))
+		return patternWords(pat, lang)
 	case errors.As(err, &same):
 		return render.Message(lang, "gc-cfg-same-file", same.First, same.Second, same.Path)
 	case errors.As(err, &out):
@@ -46,6 +46,16 @@ func causeWords(err error, lang render.Lang) string {
 		return render.Message(lang, "gc-cfg-no-record")
 	}
 	return err.Error()
+}
+
+// patternWords words a malformed --exclude pattern: an empty or comment
+// pattern is wrong as a whole (its Offset is 0 and not worded), the others
+// at the offset named.
+func patternWords(pat *gitignore.PatternError, lang render.Lang) string {
+	if pat.Code == gitignore.CodeEmpty || pat.Code == gitignore.CodeComment {
+		return render.Message(lang, "gc-cfg-pattern-"+string(pat.Code), q(pat.Pattern))
+	}
+	return render.Message(lang, "gc-cfg-pattern-"+string(pat.Code), q(pat.Pattern), strconv.Itoa(pat.Offset))
 }
 
 // flagWords words a command-line error.

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Installs a pinned river-gc release for this runner and verifies it: the
-# archive's SHA-256 must match its line in the release's SHA256SUMS, or
-# nothing is installed and the step fails. Used by the repository's
-# action.yml; tested by install_test.go against a local release.
+# Installs river-gc for this runner. At a release tag (vX.Y.Z) it
+# downloads that release and verifies it: the archive's SHA-256 must match
+# its line in the release's SHA256SUMS, or nothing is installed and the
+# step fails. At anything else (a branch, a commit, a local `uses: ./`)
+# there is no release to download: it builds river-gc from the action's
+# own checkout with the runner's Go and says so in a notice. Used by the
+# repository's action.yml; tested by install_test.go (a local release)
+# and commit_test.go (the action's steps at a commit).
 #
 # Environment:
-#   RIVER_GC_VERSION   the release tag, e.g. v1.2.3 (required)
+#   RIVER_GC_VERSION   the release tag, e.g. v1.2.3; a branch, a commit or
+#                      empty builds from the checkout
 #   RIVER_GC_BASE_URL  where releases live; <base>/<tag>/<file> is fetched
 #                      (default: the project's GitHub releases)
 #   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP   set by GitHub Actions
@@ -19,11 +24,6 @@ fail() {
 
 version=${RIVER_GC_VERSION:-}
 base=${RIVER_GC_BASE_URL:-https://github.com/plangate-gc/plangate-gc/releases/download}
-[ -n "$version" ] || fail "no version: pin one (with: version: v1.2.3) or use the action at a release tag"
-case "$version" in
-  v[0-9]*) ;;
-  *) fail "version '$version' is not a release tag (vX.Y.Z)" ;;
-esac
 
 case "${RUNNER_OS:-$(uname -s)}" in
   Linux | linux) os=linux ;;
@@ -34,6 +34,33 @@ case "${RUNNER_ARCH:-$(uname -m)}" in
   ARM64 | aarch64 | arm64) arch=arm64 ;;
   *) fail "no river-gc release for architecture ${RUNNER_ARCH:-$(uname -m)}" ;;
 esac
+
+publish() { # dir: puts river-gc on PATH and in the step's outputs
+  if [ -n "${GITHUB_PATH:-}" ]; then
+    echo "$1" >> "$GITHUB_PATH"
+  fi
+  if [ -n "${GITHUB_OUTPUT:-}" ]; then
+    echo "path=$1/river-gc" >> "$GITHUB_OUTPUT"
+  fi
+}
+
+# Not a release tag: build from the checkout this script is part of.
+if ! [[ "$version" =~ ^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]*)?$ ]]; then
+  src=$(cd "$(dirname "$0")/../.." && pwd)
+  [ -f "$src/go.mod" ] && [ -d "$src/cmd/river-gc" ] || fail "no release tag and no source to build river-gc from in $src"
+  command -v go > /dev/null ||
+    fail "'${version:-this checkout}' is not a release tag, so river-gc is built from source, and Go is not on PATH: add actions/setup-go (go-version-file: go.mod) before this step"
+  ref=${version:-$(git -C "$src" rev-parse HEAD 2> /dev/null || echo local)}
+  case "$ref" in [0-9a-f]*) [ ${#ref} -eq 40 ] && ref=${ref:0:12} ;; esac
+  dest="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/river-gc-build"
+  mkdir -p "$dest"
+  (cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$dest/river-gc" \
+    -ldflags "-X 'github.com/plangate-gc/plangate-gc/internal/version.Version=devel $ref'" ./cmd/river-gc) ||
+    fail "go build ./cmd/river-gc failed in $src"
+  echo "::notice title=river-gc built from source::no release at '${version:-this checkout}': river-gc was built from the action's own checkout ($src, $(go env GOVERSION)) and runs as $("$dest/river-gc" --version)"
+  publish "$dest"
+  exit 0
+fi
 
 archive="river-gc_${version#v}_${os}_${arch}.tar.gz"
 work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/river-gc-install.XXXXXX")
@@ -53,15 +80,13 @@ want=$(awk -v name="$archive" '$2 == name || $2 == "*" name { print $1 }' "$work
 got=$(sha256sum "$work/$archive" | awk '{ print $1 }')
 [ "$got" = "$want" ] || fail "checksum mismatch for $archive: SHA256SUMS says $want, the download is $got; nothing installed"
 
+# The archive's files are in a top directory named like it.
+member="${archive%.tar.gz}/river-gc"
 mkdir "$work/x"
-tar -xzf "$work/$archive" -C "$work/x" river-gc || fail "$archive holds no river-gc"
+tar -xzf "$work/$archive" -C "$work/x" "$member" || fail "$archive holds no $member"
+[ -f "$work/x/$member" ] && [ ! -L "$work/x/$member" ] || fail "$member in $archive is not a regular file"
 dest="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/river-gc-$version"
 mkdir -p "$dest"
-install -m 0755 "$work/x/river-gc" "$dest/river-gc"
+install -m 0755 "$work/x/$member" "$dest/river-gc"
 echo "river-gc $version ($os/$arch, sha256 $got) installed in $dest"
-if [ -n "${GITHUB_PATH:-}" ]; then
-  echo "$dest" >> "$GITHUB_PATH"
-fi
-if [ -n "${GITHUB_OUTPUT:-}" ]; then
-  echo "path=$dest/river-gc" >> "$GITHUB_OUTPUT"
-fi
+publish "$dest"

@@ -6,9 +6,20 @@
 # the step ends with river-gc's own exit code (0, 1 or 2).
 #
 # Lists (scopes, excludes) take one value a line; blank lines are skipped.
+# retention-days, max-entries and max-size-mb take one value a line (or
+# separated by spaces), each a flag of its own: "90" and "tmp=7".
+#
+# The binary is RIVER_GC_ACTION_BIN, which action.yml sets from the
+# install step's output (a step's env wins over the job's); RIVER_GC_BIN
+# from the job's environment is ignored, and the path must be absolute.
 set -uo pipefail
 
-bin=${RIVER_GC_BIN:-river-gc}
+bin=${RIVER_GC_ACTION_BIN:-}
+unset RIVER_GC_BIN
+case "$bin" in
+  /*) [ -x "$bin" ] && [ -f "$bin" ] || { echo "::error title=river-gc::$bin (from the install step) is not an executable file" >&2; exit 2; } ;;
+  *) echo "::error title=river-gc::no river-gc from the install step (RIVER_GC_ACTION_BIN='$bin' is not an absolute path)" >&2; exit 2 ;;
+esac
 result=${INPUT_RESULT_FILE:-${RUNNER_TEMP:-${TMPDIR:-/tmp}}/gc-result.json}
 args=(--json --output-file "$result")
 
@@ -20,7 +31,13 @@ while IFS= read -r line; do
 done <<< "${INPUT_EXCLUDES:-}"
 
 for pair in "retention-days:${INPUT_RETENTION_DAYS:-}" "max-entries:${INPUT_MAX_ENTRIES:-}" \
-  "max-size-mb:${INPUT_MAX_SIZE_MB:-}" "root:${INPUT_ROOT:-}" "lang:${INPUT_LANG:-}" \
+  "max-size-mb:${INPUT_MAX_SIZE_MB:-}"; do
+  name=${pair%%:*}
+  while IFS= read -r line; do
+    [ -n "$line" ] && args+=("--$name" "$line")
+  done <<< "$(printf '%s\n' "${pair#*:}" | tr ' \t\r' '\n\n\n')"
+done
+for pair in "root:${INPUT_ROOT:-}" "lang:${INPUT_LANG:-}" \
   "timestamp:${INPUT_TIMESTAMP:-}" "now:${INPUT_NOW:-}"; do
   name=${pair%%:*}
   value=${pair#*:}

@@ -19,7 +19,7 @@ set -eu
 SUMS=SHA256SUMS
 archive_name() { printf 'river-gc_%s_linux_%s.tar.gz' "$1" "$2"; } # version, GOARCH
 ARCHIVE_GLOB='river-gc_*_linux_amd64.tar.gz'
-MEMBER=river-gc            # the binary's path inside an archive
+MEMBER=river-gc # the binary inside an archive, in its top directory (the archive's name)
 PLATFORMS='amd64:x64 arm64:arm64' # GOARCH:npm cpu
 SCOPE=@plangate-gc
 
@@ -68,9 +68,10 @@ for p in $PLATFORMS; do
 	pkg=$SCOPE/river-gc-linux-$cpu
 	dir=$work/linux-$cpu
 	mkdir -p "$dir/bin" "$work/x-$cpu"
-	tar -xzf "$dist/$name" -C "$work/x-$cpu" "$MEMBER" || die "$name holds no $MEMBER"
-	[ -f "$work/x-$cpu/$MEMBER" ] && [ ! -L "$work/x-$cpu/$MEMBER" ] || die "$MEMBER in $name is not a regular file"
-	cp "$work/x-$cpu/$MEMBER" "$dir/bin/river-gc"
+	member=${name%.tar.gz}/$MEMBER
+	tar -xzf "$dist/$name" -C "$work/x-$cpu" "$member" || die "$name holds no $member"
+	[ -f "$work/x-$cpu/$member" ] && [ ! -L "$work/x-$cpu/$member" ] || die "$member in $name is not a regular file"
+	cp "$work/x-$cpu/$member" "$dir/bin/river-gc"
 	chmod 755 "$dir/bin/river-gc"
 	sum=$(sha256sum "$dir/bin/river-gc" | cut -d' ' -f1)
 	cp "$here/../../LICENSE" "$dir/LICENSE"

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/longtest"
 	"github.com/plangate-gc/plangate-gc/internal/npmtest"
 )
 
@@ -104,7 +105,7 @@ func TestPackagesCarryTheReleaseBinaries(t *testing.T) {
 	for goarch, cpu := range map[string]string{"amd64": "x64", "arm64": "arm64"} {
 		archive := "river-gc_" + v + "_linux_" + goarch + ".tar.gz"
 		inArchive, _ := tgzFiles(t, filepath.Join(rel.Dist, archive))
-		binSum := sha(inArchive["river-gc"])
+		binSum := sha(inArchive[strings.TrimSuffix(archive, ".tar.gz")+"/river-gc"])
 		archiveBytes, err := os.ReadFile(filepath.Join(rel.Dist, archive))
 		if err != nil {
 			t.Fatal(err)
@@ -113,7 +114,7 @@ func TestPackagesCarryTheReleaseBinaries(t *testing.T) {
 			t.Fatalf("test release: SHA256SUMS does not list %s", archive)
 		}
 		pkg, modes := tgzFiles(t, rel.Platform(cpu))
-		if !bytes.Equal(pkg["package/bin/river-gc"], inArchive["river-gc"]) {
+		if !bytes.Equal(pkg["package/bin/river-gc"], inArchive[strings.TrimSuffix(archive, ".tar.gz")+"/river-gc"]) {
 			t.Errorf("%s: bin/river-gc is not the binary of %s", cpu, archive)
 		}
 		if modes["package/bin/river-gc"]&0o111 == 0 {
@@ -139,6 +140,7 @@ func TestPackagesCarryTheReleaseBinaries(t *testing.T) {
 
 // TestBuildIsReproducible: the same release gives the same tarballs.
 func TestBuildIsReproducible(t *testing.T) {
+	longtest.Require(t, "a second build of the npm packages")
 	rel := npmtest.Build(t)
 	out := t.TempDir()
 	if b, err := npmtest.BuildPackages(rel.Root, rel.Dist, out, nil); err != nil {
@@ -267,6 +269,16 @@ func TestShimRefusesAnUnverifiedBinary(t *testing.T) {
 			os.Symlink("real", filepath.Join(pkgDir, "bin/river-gc"))
 		}, "not a regular file"},
 		"missing": {func(t *testing.T, pkgDir string) { os.RemoveAll(pkgDir) }, "is not installed"},
+		// The release's own platform package, moved to a node_modules
+		// above the project: npm never puts it there, so it is not run.
+		"in an ancestor node_modules": {func(t *testing.T, pkgDir string) {
+			proj := filepath.Dir(filepath.Dir(filepath.Dir(pkgDir)))
+			dst := filepath.Join(filepath.Dir(proj), "node_modules", "@plangate-gc", filepath.Base(pkgDir))
+			os.MkdirAll(filepath.Dir(dst), 0o755)
+			if err := os.Rename(pkgDir, dst); err != nil {
+				t.Fatal(err)
+			}
+		}, "is not installed"},
 		"other version": {func(t *testing.T, pkgDir string) {
 			editManifest(t, pkgDir, func(m map[string]any) { m["version"] = "9.9.9" })
 		}, "is 9.9.9, @plangate-gc/river-gc expects " + v},
@@ -275,6 +287,9 @@ func TestShimRefusesAnUnverifiedBinary(t *testing.T) {
 		}, "is not the build @plangate-gc/river-gc was made with"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			if name != "replaced" && name != "in an ancestor node_modules" {
+				longtest.Require(t, "another damaged install of the npm packages")
+			}
 			_, proj := installed(t)
 			tc.damage(t, filepath.Join(proj, "node_modules/@plangate-gc/river-gc-linux-"+npmtest.HostCPU()))
 			root := tree(t)
@@ -311,6 +326,7 @@ func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
 // TestShimNamesAnUnsupportedPlatform: on a platform without a package the
 // shim says which platforms it has and exits 2.
 func TestShimNamesAnUnsupportedPlatform(t *testing.T) {
+	longtest.Require(t, "another install of the npm packages")
 	_, proj := installed(t)
 	for _, pa := range [][2]string{{"linux", "ia32"}, {"darwin", "arm64"}, {"win32", "x64"}} {
 		preload := filepath.Join(t.TempDir(), "platform.js")
@@ -331,6 +347,7 @@ func TestShimNamesAnUnsupportedPlatform(t *testing.T) {
 // shim's optional dependency with the given platform package, skips the
 // other one, and npx runs the release.
 func TestNpmInstallOfTheTarballs(t *testing.T) {
+	longtest.Require(t, "another install of the npm packages")
 	rel := npmtest.Build(t)
 	proj := t.TempDir()
 	if err := os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"name":"p","private":true}`), 0o644); err != nil {

@@ -46,6 +46,7 @@ var allowed = map[string][]string{
 	"internal/clidoc":          {},
 	"internal/clidoc/doccheck": {"internal/clidoc"},
 	"internal/pinned":          {},
+	"internal/release":         {"internal/longtest", "internal/pinned"},
 	"internal/version":         {},
 	"internal/progress":        {},
 	"internal/synth":           {},
@@ -53,7 +54,7 @@ var allowed = map[string][]string{
 	"internal/asnobody":        {},
 	"internal/contracts":       {},
 	"internal/upstream":        {"internal/contracts"},
-	"internal/npmtest":         {},
+	"internal/npmtest":         {"internal/longtest"},
 	"internal/longtest":        {},
 	"internal/deps":            {},
 
@@ -67,8 +68,8 @@ var allowed = map[string][]string{
 	"integrations/workflow":         {},
 	"integrations/action":           {},
 	"integrations/river-review":     {},
-	"integrations/npm":              {"internal/npmtest"},
-	"integrations/river-review/cli": {"internal/npmtest", "internal/upstream"},
+	"integrations/npm":              {"internal/longtest", "internal/npmtest"},
+	"integrations/river-review/cli": {"internal/longtest", "internal/npmtest", "internal/upstream"},
 }
 
 // pure packages decide or word things; they must not touch the file

@@ -231,3 +231,27 @@ func (e *NotJournaledError) Error() string {
 
 // Unwrap returns Cause.
 func (e *NotJournaledError) Unwrap() error { return e.Cause }
+
+// UnreadableJournalError says an intent journal holds Lines lines that
+// are not in its format (a foreign first line, a garbled or unknown
+// line): the lines that could be read are reported as interrupted, and
+// the journal is moved to SetAside (root-relative, a name of river gc's
+// own) by the --force run that writes its record, kept for people to
+// inspect and read by no later run (decision 133). It wraps
+// ErrJournalCorrupt.
+type UnreadableJournalError struct {
+	Lines    int
+	SetAside string
+}
+
+func (e *UnreadableJournalError) Error() string {
+	return fmt.Sprintf("%v: %d lines unreadable; set aside as %s", ErrJournalCorrupt, e.Lines, e.SetAside)
+}
+
+// Unwrap returns ErrJournalCorrupt.
+func (e *UnreadableJournalError) Unwrap() error { return ErrJournalCorrupt }
+
+// ErrNotJournalable: an intent the journal's format cannot hold (an
+// unknown operation, a path that is not canonical, a line beyond the
+// reader's bound); nothing of its batch is acted on.
+var ErrNotJournalable = errors.New("cannot be written to the journal")

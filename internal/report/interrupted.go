@@ -27,9 +27,9 @@ func interruptedLists(in *gc.Interrupted) []struct {
 }
 
 // writeInterrupted words, in the human summary, what --force runs that
-// left no record did (SPEC B4): one heading per list and the paths, the
-// first TerminalRemovals and a count when bounded.
-func writeInterrupted(b *bufio.Writer, p printer, in *gc.Interrupted, bounded bool) {
+// left no record did (SPEC B4): one heading per list and the paths, cut
+// like the removals (Options.shown) with a count of the rest.
+func writeInterrupted(b *bufio.Writer, p printer, in *gc.Interrupted, opt Options) {
 	if in == nil {
 		return
 	}
@@ -38,10 +38,7 @@ func writeInterrupted(b *bufio.Writer, p printer, in *gc.Interrupted, bounded bo
 			continue
 		}
 		b.WriteString(p.Sprintf(l.key, Display(strings.Join(in.Journals, ", ")), strconv.Itoa(len(l.paths))) + "\n")
-		shown := len(l.paths)
-		if bounded {
-			shown = min(shown, TerminalRemovals)
-		}
+		shown := opt.shown(len(l.paths))
 		for _, path := range l.paths[:shown] {
 			b.WriteString("  " + Display(path) + "\n")
 		}

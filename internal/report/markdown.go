@@ -106,7 +106,10 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 				continue
 			}
 			b.WriteString("\n" + mdText(p.Sprintf(l.key, strings.Join(in.Journals, ", "), strconv.Itoa(len(l.paths)))) + "\n\n")
-			b.list(l.paths, func(s string) string { return "- `" + mdCode(s) + "`\n" })
+			shown := min(len(l.paths), MarkdownRemovals) // cut like the removals
+			if b.list(l.paths[:shown], func(s string) string { return "- `" + mdCode(s) + "`\n" }) && shown < len(l.paths) {
+				b.WriteString("\n" + mdText(p.Sprintf("gc-md-more", strconv.Itoa(len(l.paths)-shown))) + "\n")
+			}
 		}
 	}
 	var warns []string
@@ -175,8 +178,9 @@ func (b *mdBuf) item(line string) bool {
 	return true
 }
 
-// list writes the lines of a list, folded when long, cut at the budget.
-func (b *mdBuf) list(items []string, line func(string) string) {
+// list writes the lines of a list, folded when long, cut at the budget;
+// it reports whether every line fitted.
+func (b *mdBuf) list(items []string, line func(string) string) bool {
 	b.open(len(items))
 	n := 0
 	for _, s := range items {
@@ -189,6 +193,7 @@ func (b *mdBuf) list(items []string, line func(string) string) {
 	if n < len(items) {
 		b.cut(len(items) - n)
 	}
+	return n == len(items)
 }
 
 // cut says that left entries of a list were left out for the budget.

@@ -44,6 +44,20 @@ const TerminalRemovals = 20
 // log) without --verbose.
 const LogRemovals = 200
 
+// shown is how many of a list of n paths the summary shows: every one
+// with Verbose, else the first TerminalRemovals on a terminal and the
+// first LogRemovals elsewhere; the JSON record always has them all
+// (SPEC B5, B6). Every list of paths in the summary is cut this way.
+func (opt Options) shown(n int) int {
+	switch {
+	case opt.Verbose:
+		return n
+	case opt.Terminal:
+		return min(n, TerminalRemovals)
+	}
+	return min(n, LogRemovals)
+}
+
 // totals are the removals' count and bytes, overall and per scope.
 type totals struct {
 	files     int    // every removal: files, entries and lines
@@ -195,14 +209,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 			listKey = "gc-would-remove"
 		}
 		b.WriteString(p.Sprintf(listKey, strconv.Itoa(t.files)) + "\n")
-		shown := t.files
-		switch {
-		case opt.Verbose:
-		case opt.Terminal:
-			shown = min(shown, TerminalRemovals)
-		default: // a CI log: bounded too, the full list is in the JSON (SPEC B5)
-			shown = min(shown, LogRemovals)
-		}
+		shown := opt.shown(t.files)
 		writeRemovals(b, p, firstRemovals(o, shown), now)
 		if shown < t.files {
 			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(t.files-shown)) + "\n")
@@ -215,7 +222,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	if n := len(o.RunDirsStay); n > 0 {
 		b.WriteString(p.Sprintf("gc-run-dirs-stay", strconv.Itoa(n), Display(o.RunDirsStay[0])) + "\n")
 	}
-	writeInterrupted(b, p, o.Interrupted, opt.Terminal && !opt.Verbose)
+	writeInterrupted(b, p, o.Interrupted, opt)
 	for _, wa := range o.Warnings {
 		fmt.Fprintf(b, "%s: %s\n", p.Sprintf("gc-warning"), WarningText(wa, lang))
 	}

@@ -55,9 +55,16 @@ func causeText(err error, lang render.Lang) string {
 		changed *fserr.ChangedError
 		kind    *fserr.KindError
 		owner   *fserr.OwnerError
+		unread  *fserr.UnreadableJournalError
 		errno   unix.Errno
 	)
 	switch {
+	case errors.As(err, &unread):
+		if unread.SetAside == "" {
+			return render.Message(lang, "gc-err-journal-unreadable-kept", strconv.Itoa(unread.Lines))
+		}
+		return render.Message(lang, "gc-err-journal-unreadable", strconv.Itoa(unread.Lines), Display(unread.SetAside))
+
 	case errors.As(err, &held):
 		key := "gc-err-held"
 		if !errors.Is(held.Why, fserr.ErrNameTaken) {
@@ -92,7 +99,8 @@ func causeText(err error, lang render.Lang) string {
 		{fserr.ErrNotRegular, "gc-err-not-regular"}, {fserr.ErrNotDir, "gc-err-not-dir"}, {fserr.ErrChanged, "gc-err-changed-any"},
 		{fserr.ErrUnknownScope, "gc-err-unknown-scope"}, {fserr.ErrPrivateExists, "gc-err-private-exists"},
 		{fserr.ErrNameTaken, "gc-err-name-taken"}, {fserr.ErrBadPath, "gc-err-bad-path"}, {fserr.ErrNotStore, "gc-err-not-store"},
-		{fserr.ErrJournalCorrupt, "gc-err-journal-corrupt"}, {fserr.ErrLinked, "gc-err-linked"}} {
+		{fserr.ErrJournalCorrupt, "gc-err-journal-corrupt"}, {fserr.ErrLinked, "gc-err-linked"},
+		{fserr.ErrNotJournalable, "gc-err-not-journalable"}} {
 		if errors.Is(err, s.err) {
 			return render.Message(lang, s.key)
 		}
@@ -156,7 +164,7 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 			causeText(w.Err, lang), Display(path.Dir(w.Path)))
 	case gc.WarnUnusedExclude:
 		if w.Target != "" {
-			return render.Message(lang, "gc-warn-unused-exclude-root", Display(w.Path), Display(w.Target))
+			return render.Message(lang, "gc-unused-exclude-root", Display(w.Path), Display(w.Target))
 		}
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnRootFixture, gc.WarnRootInWorkTree:
@@ -171,7 +179,8 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		}
 		return p.Sprintf("gc-warn-"+string(w.Kind), sc, n, p.Sprintf("gc-limit-"+w.Target), Display(w.Path),
 			Duration(w.Age, lang), p.Sprintf("gc-flag-"+w.Target, flags...))
-	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo, gc.WarnUnreadableEntry:
+	case gc.WarnUnjudgeableName, gc.WarnFutureTimestamp, gc.WarnUnusableTimestamp, gc.WarnNestedRepo, gc.WarnUnreadableEntry,
+		gc.WarnUndecidedEntry:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, Display(w.Path))
 	case gc.WarnUnprotectedDelete:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)

@@ -3,8 +3,11 @@
 # River Review checkout (made against c36106a9): gc.mjs as
 # src/commands/gc.mjs and runners/cli/src/commands/gc.mjs,
 # tests/cli-gc.test.mjs, pages/guides/river-gc{,.en}.md, and the anchored
-# changes of insert.mjs to src/cli.mjs and runners/cli/src/index.mjs.
-# Re-running it refreshes the files and changes nothing else.
+# changes of insert.mjs to src/cli.mjs, runners/cli/src/index.mjs and
+# sidebars.js (the guide's entry; skipped, and said so, when the checkout
+# has no sidebars.js). Re-running it refreshes the files and changes
+# nothing else. It prints one line per change: what it added, replaced or
+# wrote, and what was already there.
 # In a git checkout, `git add -A && git diff --cached` afterwards is the
 # upstream change.
 set -eu
@@ -22,8 +25,19 @@ for f in package.json src/cli.mjs runners/cli/src/index.mjs; do
 done
 node "$here/insert.mjs" "$up"
 mkdir -p "$up/src/commands" "$up/runners/cli/src/commands" "$up/tests" "$up/pages/guides"
-cp "$here/gc.mjs" "$up/src/commands/gc.mjs"
-cp "$here/gc.mjs" "$up/runners/cli/src/commands/gc.mjs"
-cp "$here/cli-gc.test.mjs" "$up/tests/cli-gc.test.mjs"
-cp "$here/river-gc.md" "$up/pages/guides/river-gc.md"
-cp "$here/river-gc.en.md" "$up/pages/guides/river-gc.en.md"
+put() { # source, path in the checkout
+	if [ ! -e "$up/$2" ]; then
+		what="wrote (new)"
+	elif cmp -s "$here/$1" "$up/$2"; then
+		what="unchanged"
+	else
+		what="wrote (updated)"
+	fi
+	cp "$here/$1" "$up/$2"
+	echo "$2: $what"
+}
+put gc.mjs src/commands/gc.mjs
+put gc.mjs runners/cli/src/commands/gc.mjs
+put cli-gc.test.mjs tests/cli-gc.test.mjs
+put river-gc.md pages/guides/river-gc.md
+put river-gc.en.md pages/guides/river-gc.en.md

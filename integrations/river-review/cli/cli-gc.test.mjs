@@ -4,9 +4,17 @@
 // 本物の river-gc は不要: RIVER_GC_BIN で差し替えた偽バイナリ（node スクリプト）が
 // 受け取った引数を JSON で出力し、指定された終了コードやシグナルで終わる。
 
-import assert from 'node:assert';
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import test, { describe } from 'node:test';
@@ -19,12 +27,21 @@ const RUNNER_CLI_PATH = fileURLToPath(new URL('../runners/cli/bin/river', import
 
 const FAKE_RIVER_GC = `#!${process.execPath}
 const mode = process.env.FAKE_MODE ?? 'exit:0';
-process.stdout.write(JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }) + '\\n');
+process.stdout.write(
+  JSON.stringify({
+    argv: process.argv.slice(2),
+    cwd: process.cwd(),
+    parent: process.env.RIVER_GC_PARENT_PID,
+    prog: process.env.RIVER_GC_PROG,
+  }) + '\\n'
+);
 if (mode.startsWith('exit:')) process.exit(Number(mode.slice(5)));
 if (mode === 'signal') process.kill(process.pid, 'SIGKILL');
 if (mode === 'wait') {
   process.on('SIGTERM', () => process.exit(42));
   process.on('SIGINT', () => process.exit(43));
+  process.on('SIGHUP', () => process.exit(44));
+  process.on('SIGQUIT', () => process.exit(45));
   process.stdout.write('ready\\n');
   setInterval(() => {}, 1000);
 }
@@ -95,9 +112,19 @@ describe('river gc', () => {
     });
   }
 
+  test('tells river-gc its parent and its name', async (t) => {
+    const result = await runCli(['gc'], { RIVER_GC_BIN: fakeBinary(t) });
+    assert.equal(result.code, 0, result.stderr);
+    const seen = JSON.parse(result.stdout);
+    assert.match(seen.parent, /^[1-9][0-9]*$/);
+    assert.equal(seen.prog, 'river gc');
+  });
+
   for (const [signal, code] of [
     ['SIGTERM', 42],
     ['SIGINT', 43],
+    ['SIGHUP', 44],
+    ['SIGQUIT', 45],
   ]) {
     test(`forwards ${signal} to river-gc and returns its exit code`, async (t) => {
       const bin = fakeBinary(t);
@@ -134,6 +161,27 @@ describe('river gc', () => {
     );
   });
 
+  test('a relative RIVER_GC_BIN is exit 2, nothing run, even when it names an executable', async (t) => {
+    const dir = tempDir(t);
+    const bin = fakeBinary(t);
+    writeFileSync(path.join(dir, 'river-gc'), readFileSync(bin));
+    chmodSync(path.join(dir, 'river-gc'), 0o755);
+    const { stdout, stderr, code } = await new Promise((resolve) => {
+      const child = spawn(process.execPath, [CLI_PATH, 'gc'], {
+        cwd: dir,
+        env: { ...process.env, RIVER_GC_BIN: './river-gc' },
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (c) => (out += c));
+      child.stderr.on('data', (c) => (err += c));
+      child.on('close', (exitCode) => resolve({ stdout: out, stderr: err, code: exitCode }));
+    });
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+    assert.match(stderr, /^river gc: RIVER_GC_BIN=\.\/river-gc: not an absolute path/);
+  });
+
   test('finds river-gc on PATH when RIVER_GC_BIN is unset or empty', (t) => {
     const bin = fakeBinary(t);
     const resolveFrom = pathToFileURL(path.join(tempDir(t), 'x.mjs'));
@@ -154,8 +202,8 @@ describe('river gc', () => {
 
   // A stand-in for the npm package in a project's node_modules: its
   // binaryPath() returns bin, or throws when bin is null.
-  function fakePackage(t, bin) {
-    const project = tempDir(t);
+  function fakePackage(t, bin, project = tempDir(t)) {
+    writeFileSync(path.join(project, 'package.json'), '{"name":"river-review"}');
     const dir = path.join(project, 'node_modules', '@plangate-gc', 'river-gc');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -191,14 +239,42 @@ describe('river gc', () => {
     );
   });
 
-  test('none found: a message naming every way to install it', (t) => {
+  test('a package planted above River Review, in NODE_PATH or in HOME is never loaded', (t) => {
+    const top = tempDir(t);
+    const marker = path.join(top, 'loaded');
+    for (const dir of ['node_modules', 'node-path', path.join('home', '.node_modules')]) {
+      const pkg = path.join(top, dir, '@plangate-gc', 'river-gc');
+      mkdirSync(pkg, { recursive: true });
+      writeFileSync(path.join(pkg, 'package.json'), '{"name":"@plangate-gc/river-gc"}');
+      writeFileSync(
+        path.join(pkg, 'index.js'),
+        `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x');` +
+          "exports.binaryPath = () => '/planted/river-gc';"
+      );
+    }
+    const checkout = path.join(top, 'river-review');
+    mkdirSync(path.join(checkout, 'src', 'commands'), { recursive: true });
+    writeFileSync(path.join(checkout, 'package.json'), '{"name":"river-review"}');
+    const resolveFrom = pathToFileURL(path.join(checkout, 'src', 'commands', 'gc.mjs'));
+    const env = {
+      PATH: tempDir(t),
+      NODE_PATH: path.join(top, 'node-path'),
+      HOME: path.join(top, 'home'),
+    };
+    assert.throws(() => findRiverGc({ env, resolveFrom }), RiverGcNotFoundError);
+    assert.equal(existsSync(marker), false, 'a planted package was loaded');
+    fakePackage(t, '/own/river-gc', checkout);
+    assert.deepEqual(findRiverGc({ env, resolveFrom }), { path: '/own/river-gc', source: 'npm' });
+  });
+
+  test('none found: a message naming ways to get it that work today', (t) => {
     const resolveFrom = pathToFileURL(path.join(tempDir(t), 'x.mjs'));
     assert.throws(
       () => findRiverGc({ env: { PATH: tempDir(t) }, resolveFrom }),
       (error) =>
         error instanceof RiverGcNotFoundError &&
-        /npm install --save-dev @plangate-gc\/river-gc/.test(error.message) &&
-        /RIVER_GC_BIN/.test(error.message) &&
+        /go build -o \S+ \.\/cmd\/river-gc/.test(error.message) &&
+        /RIVER_GC_BIN to its absolute path/.test(error.message) &&
         /PATH/.test(error.message)
     );
   });

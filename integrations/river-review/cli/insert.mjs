@@ -1,11 +1,15 @@
 // insert.mjs CHECKOUT: wires commands/gc.mjs into River Review's two `river`
-// CLIs, src/cli.mjs and runners/cli/src/index.mjs, each change placed at an
-// exact anchor: inserted after it, or replacing it. A change already present
-// is left alone (so apply.sh can be re-run); an anchor that is missing, or
-// found more than once, stops everything before any file is written,
-// naming the anchor.
+// CLIs, src/cli.mjs and runners/cli/src/index.mjs, and registers the guide
+// page in the docs sidebar (sidebars.js, where upstream lists its pages),
+// each change placed at an exact anchor: inserted after it, or replacing
+// it. A change already present is left alone (so apply.sh can be re-run);
+// an anchor that is missing, or found more than once, stops everything
+// before any file is written, naming the anchor. sidebars.js is the one
+// file that may be absent (a checkout without the docs site): that is
+// reported, not an error. Every change is reported on stdout, one line
+// each: added, replaced, already present or skipped.
 
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 
@@ -58,7 +62,17 @@ const CHANGES = {
         '}\n',
     },
   ],
+  'sidebars.js': [
+    {
+      what: 'the guide page in the sidebar (guides, after use-riverbed-memory)',
+      anchor: "        'guides/use-riverbed-memory',\n",
+      text: "        'guides/river-gc',\n",
+    },
+  ],
 };
+
+/** Files that a checkout may lack (the docs site): skipped, and said so. */
+const OPTIONAL = new Set(['sidebars.js']);
 
 function count(haystack, needle) {
   let n = 0;
@@ -72,12 +86,21 @@ if (!checkout) {
   process.exit(2);
 }
 const results = [];
+const report = [];
 for (const [rel, changes] of Object.entries(CHANGES)) {
   const file = path.join(checkout, rel);
+  if (OPTIONAL.has(rel) && !existsSync(file)) {
+    for (const { what } of changes)
+      report.push(`${rel}: skipped ${what}: no ${rel} in this checkout`);
+    continue;
+  }
   let source = readFileSync(file, 'utf8');
   for (const { what, anchor, text, replace } of changes) {
     const done = replace ? text : anchor + text;
-    if (source.includes(done)) continue;
+    if (source.includes(done)) {
+      report.push(`${rel}: already present: ${what}`);
+      continue;
+    }
     const n = count(source, anchor);
     if (n !== 1) {
       console.error(
@@ -88,7 +111,9 @@ for (const [rel, changes] of Object.entries(CHANGES)) {
       process.exit(1);
     }
     source = source.replace(anchor, () => done);
+    report.push(`${rel}: ${replace ? 'replaced' : 'added'} ${what}`);
   }
   results.push([file, source]);
 }
 for (const [file, source] of results) writeFileSync(file, source);
+for (const line of report) console.log(line);

@@ -27,10 +27,9 @@ type Entry struct {
 	// the ledger End includes the line's newline.
 	Start, End int
 	// Timestamp is the entry's own time in epoch seconds, valid when
-	// Stamped; RawTimestamp is its text (the ledger's "timestamp").
-	Timestamp    int64
-	Stamped      bool
-	RawTimestamp string
+	// Stamped; RawTimestamp returns its text (the ledger's "timestamp").
+	Timestamp int64
+	Stamped   bool
 	// Live entries are never candidates (D3 live knowledge, D4 the newest
 	// two lines, an entry that cannot be read or named).
 	Live bool
@@ -38,11 +37,35 @@ type Entry struct {
 	// at or before now; it is a candidate whatever its status, unless it
 	// is a suppression findActiveSuppressions still applies (decision 74).
 	Expired bool
+	// Undecided: a memory entry kept because a value that decides its
+	// fate (an expiry) is one river gc cannot read the way upstream's
+	// JavaScript reads it (SPEC B6); named in a warning.
+	Undecided bool
 	// Unreadable: a ledger line that is not a JSON object with an RFC 3339
 	// timestamp (kept and named in a warning).
 	Unreadable bool
 
-	refs []string // names of entries this one refers to (memory)
+	tsStart, tsEnd int // the ledger timestamp's raw string content in the file
+}
+
+// RawTimestamp is the text of a stamped ledger line's "timestamp" (its
+// JSON string decoded), "" for any other entry; data must be the bytes
+// the store was parsed from. It is decoded on demand, so that a store of
+// a million lines holds no million copies.
+func (e Entry) RawTimestamp(data []byte) string {
+	if !e.Stamped || e.tsEnd == 0 {
+		return ""
+	}
+	return decodeString(data[e.tsStart:e.tsEnd])
+}
+
+// ref is one reference of a memory entry (by index) to a name: its
+// supersededBy, the suppression a resurface names, a resurface naming a
+// suppression. Most entries have none, so they are kept beside the
+// entries rather than in each.
+type ref struct {
+	from int
+	to   string
 }
 
 // Size is the number of bytes of the entry's serialized form.
@@ -53,6 +76,7 @@ type Store struct {
 	// Path is the store's root-relative path.
 	Path    string
 	Entries []Entry
+	refs []ref
 	// open and close are the offsets of the memory index's entries array
 	// brackets ('[' and ']'); -1 for the ledger.
 	open, close int

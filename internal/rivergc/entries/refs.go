@@ -1,5 +1,7 @@
 package entries
 
+import "slices"
+
 // Guards returns the names of the entries that must stay whatever the
 // policy: the live ones (SPEC D3, D4), in file order.
 func (st Store) Guards() []string {
@@ -12,6 +14,10 @@ func (st Store) Guards() []string {
 	return gs
 }
 
+// Refers reports whether any entry refers to another (SPEC D3): only
+// then can guarding the live entries call for more guards.
+func (st Store) Refers() bool { return len(st.refs) > 0 }
+
 // Referenced returns the names, among removed, that an entry which stays
 // refers to, directly or through other such entries (SPEC D3: a kept
 // entry's supersededBy, the suppression a kept resurface names, the
@@ -20,9 +26,18 @@ func (st Store) Guards() []string {
 // guards, and following references transitively makes a chain cost one
 // round, not one per link.
 func (st Store) Referenced(removed map[string]bool) []string {
-	byName := make(map[string][]int, len(st.Entries))
+	if len(st.refs) == 0 {
+		return nil
+	}
+	// Only the names some entry refers to need finding.
+	byName := make(map[string][]int, len(st.refs))
+	for _, r := range st.refs {
+		byName[r.to] = nil
+	}
 	for i, e := range st.Entries {
-		byName[e.Name] = append(byName[e.Name], i)
+		if ks, ok := byName[e.Name]; ok {
+			byName[e.Name] = append(ks, i)
+		}
 	}
 	reached := make([]bool, len(st.Entries))
 	var queue []int
@@ -35,21 +50,34 @@ func (st Store) Referenced(removed map[string]bool) []string {
 	for len(queue) > 0 {
 		i := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		for _, r := range st.Entries[i].refs {
-			for _, k := range byName[r] {
-				if !reached[k] {
-					reached[k] = true
-					queue = append(queue, k)
+		k, _ := slices.BinarySearchFunc(st.refs, i, func(r ref, i int) int { return r.from - i })
+		for ; k < len(st.refs) && st.refs[k].from == i; k++ {
+			for _, t := range byName[st.refs[k].to] {
+				if !reached[t] {
+					reached[t] = true
+					queue = append(queue, t)
 				}
 			}
 		}
 	}
-	var out []string
+	var names []string
 	seen := map[string]bool{}
 	for i, e := range st.Entries {
 		if reached[i] && removed[e.Name] && !seen[e.Name] {
 			seen[e.Name] = true
-			out = append(out, e.Name)
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
+
+// Undecided returns the memory entries kept because river gc cannot read
+// a deciding value as upstream does, in file order.
+func (st Store) Undecided() []Entry {
+	var out []Entry
+	for _, e := range st.Entries {
+		if e.Undecided {
+			out = append(out, e)
 		}
 	}
 	return out

@@ -120,6 +120,12 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	interrupted, found, rerr := recoverJournals(cfg)
 	out.Interrupted = interrupted
+	for _, r := range found {
+		if r.Unreadable > 0 { // read as far as it goes, then set aside (decision 133)
+			out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, r.Journal,
+				&fserr.UnreadableJournalError{Lines: r.Unreadable, SetAside: r.SetAside}))
+		}
+	}
 	if rerr != nil {
 		// A journal that cannot be read could name deletions no record
 		// holds: it is kept, and nothing is deleted until it is dealt with.
@@ -139,7 +145,8 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 			notAttempted += len(job.removed)
 		}
 		for _, e := range out.Errors {
-			if e.Op == fserr.OpJournal {
+			var ue *fserr.UnreadableJournalError
+			if e.Op == fserr.OpJournal && !errors.As(e.Err, &ue) {
 				e.Err = &fserr.NotJournaledError{Cause: e.Err, NotAttempted: notAttempted}
 				break
 			}
@@ -279,6 +286,10 @@ func judge(cfg Config) (judgement, error) {
 		j.out.Warnings = append(j.out.Warnings, freshWarning(scope, so.Removed, so.Stamps, cfg.Now)...)
 		j.out.Scopes = append(j.out.Scopes, so)
 		excludes.see(sc.input.Paths)
+		if store != nil {
+			// A pattern naming the store protects its entries: used.
+			excludes.see([]skill.Entry{{Path: scope.Store()}})
+		}
 		total += len(sc.files)
 		if cfg.Scanned != nil {
 			cfg.Scanned(total)
@@ -371,7 +382,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
-		WarnUnjudgeableName, WarnUnreadableEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
+		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
 		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
 }
 

@@ -10,9 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -244,19 +247,16 @@ func TestStopDuringDeletionsAndRewrite(t *testing.T) {
 }
 
 // TestUnreadableJournalStopsTheRewrite (SPEC B4): while a journal cannot
-// be read, no store is rewritten either; the journal error counts the
-// entries not removed.
+// be read at all (a FIFO at its name), no store is rewritten either; the
+// journal error counts the entries not removed. (A journal of a regular
+// file with lines not in its format is read as far as it goes and set
+// aside instead: TestGarbledJournalIsSetAside.)
 func TestUnreadableJournalStopsTheRewrite(t *testing.T) {
 	root := storeRoot(t, testIndex)
-	if err := os.WriteFile(filepath.Join(root, ".river/gc-journal"), []byte("not a journal\n"), 0o600); err != nil {
+	if err := unix.Mkfifo(filepath.Join(root, ".river/gc-journal"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := config(t, root, true)
-	cfg.Scopes = []skill.Scope{skill.ScopeMemoryEntries}
-	out, err := Run(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := forceEntries(t, root)
 	var nj *fserr.NotJournaledError
 	if len(out.Errors) != 1 || out.Errors[0].Op != fserr.OpJournal || !errors.As(out.Errors[0].Err, &nj) || nj.NotAttempted != 1 {
 		t.Errorf("errors %v, want the journal's, counting 1 removal not attempted", out.Errors)
@@ -267,4 +267,38 @@ func TestUnreadableJournalStopsTheRewrite(t *testing.T) {
 	if got := removedPaths(out); len(got) != 0 {
 		t.Errorf("removed %v", got)
 	}
+}
+
+// TestGarbledJournalIsSetAside (decision 133): a foreign or garbled file
+// at the journal's name does not stop the run: the store is rewritten,
+// errors[] names the journal and where it goes, and after the record the
+// file, bytes intact, is at that name.
+func TestGarbledJournalIsSetAside(t *testing.T) {
+	root := storeRoot(t, testIndex)
+	if err := os.WriteFile(filepath.Join(root, ".river/gc-journal"), []byte("not a journal\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := forceEntries(t, root)
+	var ue *fserr.UnreadableJournalError
+	if len(out.Errors) != 1 || !errors.As(out.Errors[0].Err, &ue) || ue.Lines != 1 || ue.SetAside != ".river/gc-journal.unreadable-1" {
+		t.Errorf("errors %v, want the journal's, 1 line, set aside as .river/gc-journal.unreadable-1", out.Errors)
+	}
+	if got := removedPaths(out); !slices.Equal(got, []string{".river/memory/index.json#old-review"}) {
+		t.Errorf("removed %v", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, ".river/gc-journal.unreadable-1")); err != nil || !strings.HasPrefix(string(b), "not a journal\n") {
+		t.Errorf("set aside: %q, %v", b, err)
+	}
+}
+
+// forceEntries runs --force over the memory-entries scope of root.
+func forceEntries(t *testing.T, root string) Outcome {
+	t.Helper()
+	cfg := config(t, root, true)
+	cfg.Scopes = []skill.Scope{skill.ScopeMemoryEntries}
+	out, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

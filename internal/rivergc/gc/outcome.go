@@ -94,7 +94,7 @@ type ScopeOutcome struct {
 	NestedRepos []string
 	// Entries names, for an entry scope, what each judged name stands
 	// for (SPEC D2); nil for a scope of files.
-	Entries map[string]EntryRef
+	Entries *EntryIndex
 }
 
 // WarningKind names one of river gc's own warnings (SPEC B2, B3): each is
@@ -142,6 +142,11 @@ const (
 	// WarnUnreadableEntry: N ledger lines of Scope are not a JSON object
 	// with an RFC 3339 timestamp; they are kept. Path is the first.
 	WarnUnreadableEntry WarningKind = "unreadable-entry"
+	// WarnUndecidedEntry: N memory entries of Scope are kept because a
+	// value that decides their fate (an expiry) is one river gc cannot
+	// read the way upstream's JavaScript does (SPEC B6). Path is the
+	// first.
+	WarnUndecidedEntry WarningKind = "undecided-entry"
 	// WarnFutureTimestamp: N files of Scope have a timestamp after --now;
 	// they are kept. Path is the first.
 	WarnFutureTimestamp WarningKind = "future-timestamp"
@@ -265,7 +270,7 @@ func (o Outcome) Removed() iter.Seq[Removed] {
 			s, k := &o.Scopes[best], next[best]
 			next[best]++
 			r := Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}
-			if e, ok := s.Entries[r.Path]; ok {
+			if e, ok := s.Entries.Lookup(r.Path); ok {
 				r.Entry = &e
 			}
 			if !yield(r) {

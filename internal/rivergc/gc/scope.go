@@ -28,7 +28,7 @@ type scopeScan struct {
 	errs      []*fserr.Error
 	// entries names what each file of an entry scope stands for (SPEC
 	// D2); extra holds the scope's own warnings (unreadable lines).
-	entries map[string]EntryRef
+	entries *EntryIndex
 	extra   []Warning
 }
 

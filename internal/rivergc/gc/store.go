@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
@@ -25,6 +26,40 @@ type EntryRef struct {
 	ID        string
 	Line      int
 	Timestamp string
+}
+
+// EntryIndex says what each name of an entry scope stands for (SPEC D2),
+// found by binary search over the entries in name order: four bytes an
+// entry rather than a map of records.
+type EntryIndex struct {
+	store entries.Store
+	data  []byte
+	order []int32 // indexes into store.Entries, by name
+}
+
+func newEntryIndex(st entries.Store, data []byte) *EntryIndex {
+	x := &EntryIndex{store: st, data: data, order: make([]int32, len(st.Entries))}
+	for i := range x.order {
+		x.order[i] = int32(i)
+	}
+	es := st.Entries
+	slices.SortStableFunc(x.order, func(a, b int32) int { return strings.Compare(es[a].Name, es[b].Name) })
+	return x
+}
+
+// Lookup returns what the entry name stands for (the first entry of that
+// name).
+func (x *EntryIndex) Lookup(name string) (EntryRef, bool) {
+	if x == nil {
+		return EntryRef{}, false
+	}
+	es := x.store.Entries
+	k, ok := slices.BinarySearchFunc(x.order, name, func(i int32, name string) int { return strings.Compare(es[i].Name, name) })
+	if !ok {
+		return EntryRef{}, false
+	}
+	e := es[x.order[k]]
+	return EntryRef{Store: x.store.Path, ID: e.ID, Line: e.Line, Timestamp: e.RawTimestamp(x.data)}, true
 }
 
 // storeRead is an entry scope's single source as it was read: the bytes
@@ -55,7 +90,7 @@ func maxRounds(n int) int { return n + 1 }
 func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *storeRead) {
 	rel := scope.Store()
 	sc := scopeScan{input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now,
-		Excludes: cfg.Excludes, HardGuards: slices.Clone(guards)}, entries: map[string]EntryRef{}}
+		Excludes: cfg.Excludes, HardGuards: slices.Clone(guards)}}
 	data, ident, err := rewrite.Read(cfg.Root.FD, rel)
 	if errors.Is(err, os.ErrNotExist) {
 		return sc, nil
@@ -73,9 +108,20 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	} else {
 		st = entries.ParseLedger(rel, data)
 	}
+	if storeExcluded(cfg.Excludes, rel) {
+		sc.input.Excludes = append(slices.Clone(cfg.Excludes), storeEntries(rel))
+	}
 	tracked := isTracked(cfg, rel)
 	mtime := floorSeconds(ident.MtimeNs)
-	for _, e := range st.Entries {
+	// The entries in name order (the engine's and the merge walk's order),
+	// sorted as indexes: a sort of the records would move 88 bytes each.
+	sc.entries = newEntryIndex(st, data)
+	sc.files = make([]scan.File, 0, len(st.Entries))
+	if !tracked {
+		sc.input.Paths = make([]skill.Entry, 0, len(st.Entries))
+	}
+	for _, k := range sc.entries.order {
+		e := &st.Entries[k]
 		f := scan.File{Path: e.Name, Size: int64(e.Size()), Timestamp: mtime, TimestampSource: scan.SourceMtime}
 		if e.Stamped {
 			f.Timestamp, f.TimestampSource = e.Timestamp, scan.SourceMetadata
@@ -84,22 +130,26 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 			sc.sources.Mtime++
 		}
 		sc.files = append(sc.files, f)
-		sc.entries[e.Name] = EntryRef{Store: rel, ID: e.ID, Line: e.Line, Timestamp: e.RawTimestamp}
 		if tracked {
 			sc.tracked++
 			continue
 		}
 		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
 	}
-	slices.SortStableFunc(sc.files, func(a, b scan.File) int { return strings.Compare(a.Path, b.Path) })
 	if bad := st.Unreadable(); len(bad) > 0 {
 		sc.extra = append(sc.extra, Warning{Kind: WarnUnreadableEntry, Scope: scope, Path: bad[0].Name, N: len(bad)})
+	}
+	if bad := st.Undecided(); len(bad) > 0 {
+		sc.extra = append(sc.extra, Warning{Kind: WarnUndecidedEntry, Scope: scope, Path: bad[0].Name, N: len(bad)})
 	}
 	if tracked || len(sc.input.Paths) == 0 {
 		return sc, nil
 	}
 	sc.input.HardGuards = append(sc.input.HardGuards, st.Guards()...)
 	for range maxRounds(len(st.Entries)) {
+		if !st.Refers() {
+			break // guarding more is never needed
+		}
 		res, err := skill.Judge(sc.input)
 		if err != nil || !res.Evaluated {
 			break // the caller judges again and reports
@@ -116,6 +166,22 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	}
 	return sc, &storeRead{scope: scope, store: st, data: data, ident: ident}
 }
+
+// storeExcluded reports whether the --exclude patterns match the store's
+// own path (SPEC B6): then every entry of it is excluded.
+func storeExcluded(patterns []string, rel string) bool {
+	if len(patterns) == 0 {
+		return false
+	}
+	m, err := gitignore.Compile(patterns) // validated by the caller
+	return err == nil && m.Match(rel)
+}
+
+// storeEntries is the exclude pattern that matches every entry name of
+// the store rel, and nothing else: "/<store>#*" (an entry name is one
+// path segment; decision 112). It comes after the user's patterns, so a
+// negation of one entry does not take it back from a store excluded whole.
+func storeEntries(rel string) string { return "/" + rel + "#*" }
 
 // floorSeconds turns nanoseconds since the epoch into whole seconds,
 // floored.

@@ -26,7 +26,11 @@
 // quoted form (strconv.Quote: any byte, newline and invalid UTF-8
 // included, reads back exactly), and "done" when the run's deletions have
 // ended. A last line without '\n' is a write the kill cut short: its batch
-// was never fsynced, so nothing of it was acted on; it is ignored.
+// was never fsynced, so nothing of it was acted on; it is ignored. A line
+// may be up to maxLine (4 MiB) long, and Intend writes no line the reader
+// would not read back exactly. The reader reads every intent line that
+// parses wherever it stands and counts the others (Recovered.Unreadable);
+// a journal with such lines is set aside, not deleted (decision 133).
 //
 // # Residual window
 //
@@ -55,6 +59,22 @@ const (
 	Path    = ".river/gc-journal"
 	AltPath = "artifacts/.river-gc-journal"
 )
+
+// Ours reports whether rel (root-relative, NFC) is a name river gc keeps
+// a journal under: Path, AltPath, or one of them with ".unreadable-<n>"
+// (a journal set aside, Recovered.SetAside). Nothing may write over it.
+func Ours(rel string) bool {
+	for _, p := range []string{Path, AltPath} {
+		n, ok := strings.CutPrefix(rel, p)
+		if ok && n == "" {
+			return true
+		}
+		if d, ok := strings.CutPrefix(n, ".unreadable-"); ok && d != "" && strings.Trim(d, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
 
 // Header is the journal's first line (without its newline).
 const Header = "river-gc-journal 1"
@@ -95,6 +115,12 @@ func (in Intent) appendLine(b []byte) []byte {
 	return append(b, '\n')
 }
 
+// journalable reports whether the intent, written as a line of n bytes,
+// reads back (parseIntent): a known Op, a canonical path, n ≤ maxLine.
+func (in Intent) journalable(n int) bool {
+	return (in.Op == Delete || in.Op == Rewrite) && canonical(in.Path) && n <= maxLine
+}
+
 // parseIntent reads one intent line (without its newline).
 func parseIntent(line string) (Intent, bool) {
 	f := strings.SplitN(line, " ", 6)
@@ -127,7 +153,16 @@ func canonical(p string) bool {
 	if p == "" || p[0] == '/' || strings.IndexByte(p, 0) >= 0 {
 		return false
 	}
-	for _, c := range strings.Split(p, "/") {
+	for p != "" { // without allocating: Intend checks every intent
+		c := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			c, p = p[:i], p[i+1:]
+			if p == "" {
+				return false // a trailing '/'
+			}
+		} else {
+			p = ""
+		}
 		if c == "" || c == "." || c == ".." {
 			return false
 		}

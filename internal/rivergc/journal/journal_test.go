@@ -83,24 +83,51 @@ func TestRecoverNamesExactlyTheGoneFiles(t *testing.T) {
 	}
 }
 
-// TestTornLastLineIgnoredCorruptionRefused: a last line cut short (a kill
-// inside write) is ignored; a bad line before the end is an error and
-// the journal is reported, not silently skipped.
-func TestTornLastLineIgnoredCorruptionRefused(t *testing.T) {
+// TestTornLastLineIgnoredUnreadableSetAside: a last line cut short (a
+// kill inside write) is ignored; a line not in the format, before the
+// end or in the place of the header, is counted and every other line is
+// still read; Remove then moves the journal, bytes intact, to the free
+// name SetAside instead of deleting it (decision 133).
+func TestTornLastLineIgnoredUnreadableSetAside(t *testing.T) {
 	root, fd := tree(t, ".river/tmp")
 	j := filepath.Join(root, Path)
 	os.WriteFile(j, []byte(Header+"\nrun\ndelete 1 2 3 4 \".river/tmp/x\"\ndelete 1 2"), 0o600)
 	got, err := Recover(fd, nil)
-	if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/x"}) {
+	if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/x"}) || got[0].Unreadable != 0 || got[0].SetAside != "" {
 		t.Errorf("torn tail: %+v, %v", got, err)
 	}
-	os.WriteFile(j, []byte(Header+"\nrun\ngarbage\ndelete 1 2 3 4 \".river/tmp/x\"\n"), 0o600)
-	if _, err := Recover(fd, nil); !errors.Is(err, fserr.ErrJournalCorrupt) {
-		t.Errorf("corrupt journal: err %v, want ErrJournalCorrupt", err)
-	}
-	os.WriteFile(j, []byte(Header+"\nrun\ndelete 1 2 3 4 \"../escape\"\n"), 0o600)
-	if _, err := Recover(fd, nil); !errors.Is(err, fserr.ErrJournalCorrupt) {
-		t.Errorf("non-canonical path: err %v, want ErrJournalCorrupt", err)
+	os.WriteFile(filepath.Join(root, Path+".unreadable-1"), []byte("someone's"), 0o600)
+	for name, c := range map[string]struct {
+		body string
+		bad  int
+	}{
+		"garbage":       {Header + "\nrun\ngarbage\ndelete 1 2 3 4 \".river/tmp/x\"\ndone\n", 1},
+		"non-canonical": {Header + "\nrun\ndelete 1 2 3 4 \"../escape\"\ndelete 1 2 3 4 \".river/tmp/x\"\ndone\n", 1},
+		"foreign":       {"river-gc-journal 9\nrun\ndelete 1 2 3 4 \".river/tmp/x\"\ndone\n", 1},
+		"no header":     {"delete 1 2 3 4 \".river/tmp/x\"\nrun\n\x00\xff\ndone\n", 2},
+		"not a journal": {"not a journal\nrun\ndelete 1 2 3 4 \".river/tmp/x\"\ndone\n", 1},
+	} {
+		body := c.body
+		os.WriteFile(j, []byte(body), 0o600)
+		got, err := Recover(fd, nil)
+		want := Path + ".unreadable-2"
+		if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/x"}) || got[0].Unreadable != c.bad || got[0].Finished || got[0].SetAside != want {
+			t.Errorf("%s: %+v, %v; want x read, %d lines unreadable, set aside as %s", name, got, err, c.bad, want)
+			continue
+		}
+		if err := Remove(fd, got, nil); err != nil {
+			t.Errorf("%s: Remove: %v", name, err)
+		}
+		if b, err := os.ReadFile(filepath.Join(root, want)); err != nil || string(b) != body {
+			t.Errorf("%s: set aside %q, %v; want the journal's bytes", name, b, err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(root, Path+".unreadable-1")); string(b) != "someone's" {
+			t.Errorf("%s: the taken name was overwritten: %q", name, b)
+		}
+		if _, err := os.Lstat(j); err == nil {
+			t.Errorf("%s: the journal is still at %s", name, Path)
+		}
+		os.Remove(filepath.Join(root, want))
 	}
 }
 
@@ -182,5 +209,29 @@ func TestAppendHeldAndRemove(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(root, Path)); err == nil {
 		t.Errorf("journal left after Remove")
+	}
+}
+
+// TestOurs names exactly the journal's names and their set-aside forms.
+func TestOurs(t *testing.T) {
+	for rel, want := range map[string]bool{
+		Path: true, AltPath: true, Path + ".unreadable-1": true, AltPath + ".unreadable-12": true,
+		Path + ".unreadable-": false, Path + ".unreadable-1x": false, Path + "x": false, ".river/tmp/gc-journal": false,
+	} {
+		if Ours(rel) != want {
+			t.Errorf("Ours(%q) = %v, want %v", rel, !want, want)
+		}
+	}
+}
+
+// TestCanonical: scan's form, and nothing else, is canonical.
+func TestCanonical(t *testing.T) {
+	for p, want := range map[string]bool{
+		"a": true, "a/b": true, ".river/tmp/x y": true, "a/.b": true, "a/..b": true,
+		"": false, "/a": false, "a/": false, "a//b": false, "./a": false, "a/.": false, "a/../b": false, "..": false, "a\x00b": false,
+	} {
+		if canonical(p) != want {
+			t.Errorf("canonical(%q) = %v, want %v", p, !want, want)
+		}
 	}
 }

@@ -17,9 +17,12 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 )
 
-// maxLine bounds one journal line: a quoted path of at most 4096 bytes
-// takes at most 4 × 4096 bytes, the numbers a few dozen.
-const maxLine = 4*4096 + 128
+// maxLine bounds one journal line, and so what reading a hostile journal
+// may hold in memory at once: 4 MiB, a path of at least 1 MiB (every byte
+// quoted as \xNN) — paths beyond PATH_MAX, hundreds of components deep,
+// fit; Intend refuses a longer line, so the reader reads every line the
+// writer writes.
+const maxLine = 4 << 20
 
 // Recovered is what one journal left by a killed (or unrecorded) run
 // says that run did.
@@ -32,9 +35,20 @@ type Recovered struct {
 	Removed []string
 	// Rewritten lists the same for paths journaled for rewriting.
 	Rewritten []string
-	// Finished is true when every run in the journal wrote "done": its
-	// deletions ended, only its record is unconfirmed.
+	// Finished is true when every run in the journal wrote "done" and
+	// every line was read: its deletions ended, only its record is
+	// unconfirmed.
 	Finished bool
+	// Unreadable counts the lines not in the journal's format (a foreign
+	// first line, a garbled, unknown or overlong line; a last line cut
+	// short by a kill is not one). What could be read is in Removed and
+	// Rewritten all the same; Remove moves such a journal to SetAside
+	// instead of deleting it (decision 133).
+	Unreadable int
+	// SetAside is the name of river gc's own (Path or AltPath with
+	// ".unreadable-<n>", the first n free) that Remove moves a journal
+	// with Unreadable lines to; empty when every line was read.
+	SetAside string
 	dev, ino uint64
 }
 
@@ -43,16 +57,17 @@ type Recovered struct {
 // when not nil, names the private name a file may be held under by a
 // killed deletion (sweep's rename-then-check); a journaled file found
 // there is not reported. It reads only; nothing below the root is
-// followed. A journal that is not a regular file, or whose lines do not
-// parse (but for a last line cut short), is an *fserr.Error with Op
-// fserr.OpJournal and is left in place.
+// followed. Every line that parses is read, wherever it stands; lines
+// that do not are counted in Unreadable. A journal that is not a regular
+// file or cannot be opened is an *fserr.Error with Op fserr.OpJournal and
+// is left in place.
 func Recover(rootfd int, held func(path string) string) ([]Recovered, error) {
 	var out []Recovered
 	var errs []error
 	var look looker
 	defer look.close()
 	for _, rel := range []string{Path, AltPath} {
-		intents, finished, st, err := read(rootfd, rel)
+		intents, finished, bad, st, err := read(rootfd, rel)
 		switch {
 		case errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP):
 			continue
@@ -60,7 +75,10 @@ func Recover(rootfd int, held func(path string) string) ([]Recovered, error) {
 			errs = append(errs, fserr.New(fserr.OpJournal, rel, err))
 			continue
 		}
-		r := Recovered{Journal: rel, Finished: finished, dev: uint64(st.Dev), ino: st.Ino}
+		r := Recovered{Journal: rel, Finished: finished && bad == 0, Unreadable: bad, dev: uint64(st.Dev), ino: st.Ino}
+		if bad > 0 {
+			r.SetAside = freeAside(rootfd, rel)
+		}
 		for _, in := range intents {
 			if look.present(rootfd, in.Path, in) {
 				continue
@@ -86,70 +104,108 @@ func Recover(rootfd int, held func(path string) string) ([]Recovered, error) {
 
 // read parses one journal. A missing directory or file is ENOENT (or
 // ENOTDIR, ELOOP for a directory that is no real directory) with st nil.
-func read(rootfd int, rel string) (ins []Intent, finished bool, st *unix.Stat_t, err error) {
+func read(rootfd int, rel string) (ins []Intent, finished bool, bad int, st *unix.Stat_t, err error) {
 	dirfd, err := eintr.Value(func() (int, error) {
 		return unix.Openat(rootfd, path.Dir(rel), unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	})
 	if err != nil {
-		return nil, false, nil, err
+		return nil, false, 0, nil, err
 	}
 	defer unix.Close(dirfd)
 	fd, err := eintr.Value(func() (int, error) {
 		return unix.Openat(dirfd, path.Base(rel), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	})
 	if errors.Is(err, unix.ELOOP) {
-		return nil, false, &unix.Stat_t{}, &fserr.KindError{Kind: fserr.KindOf(unix.S_IFLNK), Want: fserr.ErrNotRegular}
+		return nil, false, 0, &unix.Stat_t{}, &fserr.KindError{Kind: fserr.KindOf(unix.S_IFLNK), Want: fserr.ErrNotRegular}
 	}
 	if err != nil {
-		return nil, false, nil, err
+		return nil, false, 0, nil, err
 	}
 	f := os.NewFile(uintptr(fd), rel)
 	defer f.Close()
 	st = &unix.Stat_t{}
 	if err := unix.Fstat(fd, st); err != nil {
-		return nil, false, st, err
+		return nil, false, 0, st, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return nil, false, st, &fserr.KindError{Kind: fserr.KindOf(st.Mode), Want: fserr.ErrNotRegular}
+		return nil, false, 0, st, &fserr.KindError{Kind: fserr.KindOf(st.Mode), Want: fserr.ErrNotRegular}
 	}
-	ins, finished, err = parse(bufio.NewReaderSize(f, 64<<10))
-	return ins, finished, st, err
+	ins, finished, bad, err = parse(bufio.NewReaderSize(f, 64<<10))
+	return ins, finished, bad, st, err
 }
 
-// parse reads a journal's lines (package doc, "Format").
-func parse(r *bufio.Reader) (ins []Intent, finished bool, err error) {
+// parse reads a journal's lines (package doc, "Format"): every intent
+// line that parses, wherever it stands, and a count of the lines that do
+// not (bad). Only a read error of the file is an error.
+func parse(r *bufio.Reader) (ins []Intent, finished bool, bad int, err error) {
 	first, runs, done := true, 0, 0
+	var long []byte
 	for {
-		line, err := r.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) || len(line) > maxLine {
-			return nil, false, fserr.ErrJournalCorrupt
-		}
+		line, complete, err := readLine(r, &long)
 		if errors.Is(err, io.EOF) {
 			// A last line without its newline was cut short by the kill:
 			// its batch was never synced, nothing of it was acted on.
-			return ins, runs > 0 && runs == done, nil
+			return ins, runs > 0 && runs == done, bad, nil
 		}
 		if err != nil {
-			return nil, false, err
+			return nil, false, 0, err
 		}
-		s := strings.TrimSuffix(string(line), "\n")
-		switch {
-		case first:
-			if s != Header {
-				return nil, false, fserr.ErrJournalCorrupt
-			}
+		s := string(line)
+		if first && complete && s == Header {
 			first = false
+			continue
+		}
+		if first { // not ours, or the header was lost: one unreadable line, read as an intent if it is one
+			first = false
+			bad++
+			if in, ok := parseIntent(s); ok && complete {
+				ins = append(ins, in)
+			}
+			continue
+		}
+		switch {
+		case !complete:
+			bad++
 		case s == "run":
 			runs++
 		case s == "done":
 			done++
 		default:
 			in, ok := parseIntent(s)
-			if !ok || runs == 0 {
-				return nil, false, fserr.ErrJournalCorrupt
+			if !ok {
+				bad++
+				continue
 			}
 			ins = append(ins, in)
 		}
+	}
+}
+
+// readLine returns the next line without its newline, of any length up
+// to maxLine (complete), or skips a longer one whole (not complete). A
+// last line without a newline is io.EOF. long is scratch space kept
+// between calls.
+func readLine(r *bufio.Reader, long *[]byte) (line []byte, complete bool, err error) {
+	*long = (*long)[:0]
+	size := 0
+	for {
+		frag, err := r.ReadSlice('\n')
+		size += len(frag)
+		if size <= maxLine+1 && (err == nil || errors.Is(err, bufio.ErrBufferFull)) {
+			if err == nil && len(*long) == 0 {
+				return frag[:len(frag)-1], true, nil
+			}
+			*long = append(*long, frag...)
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err != nil:
+			return nil, false, err
+		case size > maxLine+1:
+			return nil, false, nil
+		}
+		return (*long)[:len(*long)-1], true, nil
 	}
 }
 

@@ -5,6 +5,7 @@ package journal
 import (
 	"errors"
 	"path"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 
@@ -113,11 +114,18 @@ func (j *Journal) Rel() string { return j.rel }
 
 // Intend appends the intents and makes them durable (fdatasync, and the
 // directory's entry once for a new journal) before it returns: the caller
-// acts on none of them unless it returns nil.
+// acts on none of them unless it returns nil. A batch with an intent the
+// reader could not read back (fserr.ErrNotJournalable: an unknown Op, a
+// path that is not canonical, a line beyond maxLine) is written not at
+// all.
 func (j *Journal) Intend(batch []Intent) error {
 	b := j.buf
 	for _, in := range batch {
+		n := len(b)
 		b = in.appendLine(b)
+		if !in.journalable(len(b) - n) {
+			return fserr.New(fserr.OpJournal, in.Path, fserr.ErrNotJournalable)
+		}
 	}
 	j.buf = nil
 	return j.write(b)
@@ -156,14 +164,26 @@ func (j *Journal) Close() error {
 
 // Remove deletes the journal files Recover found and this one (j may be
 // nil), each only if it is still the file that was read or written
-// (same device and inode): call it after the run's record is written.
+// (same device and inode): call it after the run's record is written. A
+// found journal with Unreadable lines is moved to its SetAside name
+// instead (never over another file), this run's lines appended to it
+// included: the record names what could be read, the file keeps the rest.
 func Remove(rootfd int, found []Recovered, j *Journal) error {
 	var errs []error
+	aside := map[string]string{}
+	for _, r := range found {
+		if r.Unreadable > 0 {
+			aside[r.Journal] = r.SetAside
+			if r.SetAside == "" { // no name free: kept where it is
+				aside[r.Journal] = "\x00"
+			}
+		}
+	}
 	if j != nil {
 		var st unix.Stat_t
 		err := unix.Fstat(j.fd, &st)
 		if err == nil {
-			err = removeIf(rootfd, j.rel, uint64(st.Dev), st.Ino)
+			err = removeIf(rootfd, j.rel, uint64(st.Dev), st.Ino, aside[j.rel])
 		}
 		if err != nil {
 			errs = append(errs, fserr.New(fserr.OpJournal, j.rel, err))
@@ -174,16 +194,17 @@ func Remove(rootfd int, found []Recovered, j *Journal) error {
 		if j != nil && r.Journal == j.rel {
 			continue
 		}
-		if err := removeIf(rootfd, r.Journal, r.dev, r.ino); err != nil {
+		if err := removeIf(rootfd, r.Journal, r.dev, r.ino, aside[r.Journal]); err != nil {
 			errs = append(errs, fserr.New(fserr.OpJournal, r.Journal, err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// removeIf unlinks rel if it is the file (dev, ino); a file already gone
-// is fine.
-func removeIf(rootfd int, rel string, dev, ino uint64) error {
+// removeIf unlinks rel if it is the file (dev, ino), or renames it to
+// aside (root-relative, in the same directory) when that is not empty; a
+// file already gone is fine.
+func removeIf(rootfd int, rel string, dev, ino uint64, aside string) error {
 	dirfd, err := eintr.Value(func() (int, error) {
 		return unix.Openat(rootfd, path.Dir(rel), unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	})
@@ -200,9 +221,40 @@ func removeIf(rootfd int, rel string, dev, ino uint64) error {
 	case uint64(st.Dev) != dev || st.Ino != ino:
 		return fserr.ErrChanged
 	}
+	if aside == "\x00" {
+		return fserr.ErrNameTaken
+	}
+	if aside != "" {
+		return eintr.Retry(func() error {
+			return unix.Renameat2(dirfd, path.Base(rel), dirfd, path.Base(aside), unix.RENAME_NOREPLACE)
+		})
+	}
 	err = eintr.Retry(func() error { return unix.Unlinkat(dirfd, path.Base(rel), 0) })
 	if errors.Is(err, unix.ENOENT) {
 		return nil
 	}
 	return err
+}
+
+// freeAside is the first name "<rel>.unreadable-<n>" (n from 1) that no
+// entry of rel's directory has, or "" when none of the first 1,000 is
+// free or the directory cannot be read.
+func freeAside(rootfd int, rel string) string {
+	dirfd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(rootfd, path.Dir(rel), unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return ""
+	}
+	defer unix.Close(dirfd)
+	for n := 1; n <= 1000; n++ {
+		name := rel + ".unreadable-" + strconv.Itoa(n)
+		var st unix.Stat_t
+		if err := unix.Fstatat(dirfd, path.Base(name), &st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
+			return name
+		} else if err != nil {
+			return ""
+		}
+	}
+	return ""
 }

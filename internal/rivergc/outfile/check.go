@@ -192,7 +192,7 @@ func resolvedAbs(p string) string {
 // of a scope or a single source (or below one); the zero Role for neither.
 func protectedRole(rel string) Role {
 	nfc := norm.NFC.String(rel)
-	if nfc == journal.Path || nfc == journal.AltPath {
+	if journal.Ours(nfc) {
 		return Role{Kind: RoleJournal}
 	}
 	for _, s := range skill.Scopes() {

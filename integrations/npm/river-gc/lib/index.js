@@ -2,7 +2,11 @@
 // @plangate-gc/river-gc: finds the river-gc binary of the platform package
 // installed beside this one (an optional dependency, chosen by npm through
 // its os/cpu fields), checks it against the sha256 recorded from the
-// release's SHA256SUMS when this package was built, and runs it.
+// release's SHA256SUMS when this package was built, and runs it. The
+// platform package is looked for only where npm installs it for this
+// package: beside it (node_modules/@plangate-gc/) or nested in its own
+// node_modules; never in an ancestor node_modules, NODE_PATH or the home
+// directory.
 
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -15,7 +19,10 @@ const checksums = require('./checksums.json');
 /** Exit code of the shim when river-gc cannot be started (nothing was touched). */
 const EXIT_NOT_STARTED = 2;
 
-const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+
+/** This package's directory (lib/..). */
+const PACKAGE_DIR = path.dirname(__dirname);
 
 /** Why the binary cannot be run; code is one of the constants below. */
 class RiverGcBinaryError extends Error {
@@ -36,6 +43,25 @@ function sha256File(file) {
 }
 
 /**
+ * The package.json of the platform package pkg (@plangate-gc/…) where npm
+ * installs it for this package, or null: nested in this package's
+ * node_modules, or beside this package in the node_modules it is in.
+ */
+function platformManifest(pkg, dir = PACKAGE_DIR) {
+  const candidates = [path.join(dir, 'node_modules', ...pkg.split('/'))];
+  const scopeDir = path.dirname(dir);
+  const [scope, name] = pkg.split('/');
+  if (path.basename(scopeDir) === scope && path.basename(path.dirname(scopeDir)) === 'node_modules') {
+    candidates.push(path.join(scopeDir, name));
+  }
+  for (const c of candidates) {
+    const file = path.join(c, 'package.json');
+    if (fs.existsSync(file)) return file;
+  }
+  return null;
+}
+
+/**
  * The path of the verified river-gc binary for this platform.
  * @throws {RiverGcBinaryError} UNSUPPORTED_PLATFORM, MISSING_PLATFORM_PACKAGE,
  *   VERSION_MISMATCH, NOT_A_FILE or CHECKSUM_MISMATCH
@@ -50,10 +76,8 @@ function binaryPath() {
       `river-gc ${checksums.version} has no binary for ${key} (it runs on ${known})`
     );
   }
-  let manifestPath;
-  try {
-    manifestPath = require.resolve(`${entry.package}/package.json`);
-  } catch {
+  const manifestPath = platformManifest(entry.package);
+  if (!manifestPath) {
     throw new RiverGcBinaryError(
       'MISSING_PLATFORM_PACKAGE',
       `${entry.package} is not installed; reinstall @plangate-gc/river-gc without --omit=optional or --no-optional`
@@ -96,13 +120,20 @@ function binaryPath() {
 }
 
 /**
- * Runs river-gc with args; resolves to its exit code. SIGINT, SIGTERM and
- * SIGHUP are forwarded once each (river-gc runs in its own session, so a
- * terminal's Ctrl-C reaches it only through this process); a river-gc
- * ended by a signal ends this process with the same signal.
+ * Runs river-gc with args; resolves to its exit code once it has ended.
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded each time (river-gc
+ * runs in its own session, so a terminal's Ctrl-C or Ctrl-\\ reaches it
+ * only through this process); a river-gc ended by a signal ends this
+ * process with the same signal. RIVER_GC_PARENT_PID tells river-gc this
+ * process's pid: killed outright, this process leaves no river-gc
+ * deleting (it stops as on SIGTERM, with its record written).
  */
 async function run(args, bin = binaryPath()) {
-  const child = spawn(bin, args, { stdio: 'inherit', detached: true });
+  const child = spawn(bin, args, {
+    stdio: 'inherit',
+    detached: true,
+    env: { ...process.env, RIVER_GC_PARENT_PID: String(process.pid) },
+  });
   const forward = (signal) => child.kill(signal);
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
   try {
@@ -125,6 +156,7 @@ module.exports = {
   binaryPath,
   run,
   platformKey,
+  platformManifest,
   RiverGcBinaryError,
   EXIT_NOT_STARTED,
   version: checksums.version,

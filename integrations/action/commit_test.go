@@ -1,0 +1,199 @@
+package action
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/plangate-gc/plangate-gc/internal/pinned"
+)
+
+// actionFile is the part of action.yml the emulator reads.
+type actionFile struct {
+	Inputs map[string]struct {
+		Default string `yaml:"default"`
+	} `yaml:"inputs"`
+	Runs struct {
+		Steps []struct {
+			ID   string            `yaml:"id"`
+			Name string            `yaml:"name"`
+			Uses string            `yaml:"uses"`
+			Run  string            `yaml:"run"`
+			Env  map[string]string `yaml:"env"`
+		} `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+// expression is one ${{ … }} of action.yml.
+var expression = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
+
+// emulation runs the steps of action.yml as a runner does: each run step
+// as `bash -e` with the job's environment, GitHub's variables and the
+// step's env (which wins over the job's), its GITHUB_OUTPUT read back
+// into steps.<id>.outputs. It understands the expressions action.yml
+// uses (inputs.X, github.action_ref, steps.ID.outputs.X, a || b) and
+// fails on any other, so action.yml cannot outgrow it unnoticed.
+type emulation struct {
+	action  actionFile
+	with    map[string]string
+	ref     string
+	outputs map[string]map[string]string
+}
+
+func (e *emulation) eval(t *testing.T, expr string) string {
+	t.Helper()
+	for alt := range strings.SplitSeq(expr, "||") {
+		alt = strings.TrimSpace(alt)
+		var v string
+		switch parts := strings.Split(alt, "."); {
+		case len(parts) == 2 && parts[0] == "inputs":
+			in, ok := e.action.Inputs[parts[1]]
+			if !ok {
+				t.Fatalf("action.yml uses undeclared input %s", parts[1])
+			}
+			v = in.Default
+			if w, ok := e.with[parts[1]]; ok {
+				v = w
+			}
+		case alt == "github.action_ref":
+			v = e.ref
+		case len(parts) == 4 && parts[0] == "steps" && parts[2] == "outputs":
+			v = e.outputs[parts[1]][parts[3]]
+		default:
+			t.Fatalf("the emulator does not know the expression %q of action.yml", alt)
+		}
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func (e *emulation) expand(t *testing.T, s string) string {
+	return expression.ReplaceAllStringFunc(s, func(m string) string {
+		return e.eval(t, expression.FindStringSubmatch(m)[1])
+	})
+}
+
+// run runs every run step in dir with jobEnv and returns the steps'
+// combined output, the runner and the exit code of the first failing
+// step (0 if none).
+func (e *emulation) run(t *testing.T, dir string, jobEnv ...string) (string, runner, int) {
+	t.Helper()
+	r := newRunner(t)
+	root := pinned.Root(t)
+	var all strings.Builder
+	for i, st := range e.action.Runs.Steps {
+		if st.Run == "" {
+			continue // uses: actions/upload-artifact
+		}
+		output := filepath.Join(r.temp, fmt.Sprintf("output-%d", i))
+		env := append(os.Environ(), jobEnv...)
+		env = append(env, "RUNNER_OS=Linux", "RUNNER_ARCH=X64", "RUNNER_TEMP="+r.temp, "GITHUB_ACTION_PATH="+root,
+			"GITHUB_ACTION_REF="+e.ref, "GITHUB_PATH="+r.path, "GITHUB_OUTPUT="+output, "GITHUB_STEP_SUMMARY="+r.summary)
+		for k, v := range st.Env {
+			env = append(env, k+"="+e.expand(t, v))
+		}
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", e.expand(t, st.Run))
+		cmd.Dir, cmd.Env = dir, env
+		out, err := cmd.CombinedOutput()
+		all.Write(out)
+		if b, rerr := os.ReadFile(output); rerr == nil {
+			for line := range strings.SplitSeq(strings.TrimSpace(string(b)), "\n") {
+				if k, v, ok := strings.Cut(line, "="); ok {
+					if e.outputs[st.ID] == nil {
+						e.outputs[st.ID] = map[string]string{}
+					}
+					e.outputs[st.ID][k] = v
+				}
+			}
+		}
+		if err != nil {
+			return all.String(), r, cmd.ProcessState.ExitCode()
+		}
+	}
+	return all.String(), r, 0
+}
+
+func readAction(t *testing.T) actionFile {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(pinned.Root(t), "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionFile
+	if err := yaml.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestActionAtACommit emulates a workflow using the action at a commit
+// and at a branch, with no release anywhere (no base-url is served): the
+// install step builds river-gc from the action's own checkout and says
+// so in a ::notice::, the run step uses that build even though the job's
+// environment sets RIVER_GC_BIN to a planted program, and a multi-line
+// retention-days ("90" and "tmp=7") reaches river-gc as two flags.
+func TestActionAtACommit(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not found: the action builds river-gc with it")
+	}
+	for _, ref := range []string{"0123456789abcdef0123456789abcdef01234567", "main"} {
+		t.Run(ref, func(t *testing.T) {
+			repo := t.TempDir()
+			day := func(d int) time.Time { return time.Date(2025, 11, 29-d, 0, 0, 0, 0, time.UTC) }
+			for name, age := range map[string]int{".river/tmp/week.tmp": 8, ".river/tmp/day.tmp": 1, ".river/memory/m.json": 30} {
+				p := filepath.Join(repo, name)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				os.Chtimes(p, day(age), day(age))
+			}
+			planted := filepath.Join(t.TempDir(), "planted")
+			marker := planted + ".ran"
+			if err := os.WriteFile(planted, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			e := &emulation{action: readAction(t), ref: ref, outputs: map[string]map[string]string{},
+				with: map[string]string{"force": "true", "now": "2025-11-29T00:00:00Z", "retention-days": "90\ntmp=7\n",
+					"base-url": "http://127.0.0.1:9/no-release-here"}}
+			out, r, code := e.run(t, repo, "RIVER_GC_BIN="+planted, "RIVER_GC_ACTION_BIN="+planted)
+			if code != 0 {
+				t.Fatalf("the action's steps: exit %d\n%s", code, out)
+			}
+			if !regexp.MustCompile(`(?m)^::notice title=river-gc built from source::no release at '` + ref + `'.*runs as river-gc devel ` +
+				regexp.QuoteMeta(ref[:min(12, len(ref))]) + `$`).MatchString(out) {
+				t.Errorf("no notice saying river-gc was built at %s:\n%s", ref, out)
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("the job's RIVER_GC_BIN ran")
+			}
+			if got := readFile(t, r.path); got != filepath.Join(r.temp, "river-gc-build")+"\n" {
+				t.Errorf("GITHUB_PATH = %q", got)
+			}
+			_, errWeek := os.Lstat(filepath.Join(repo, ".river/tmp/week.tmp"))
+			_, errDay := os.Lstat(filepath.Join(repo, ".river/tmp/day.tmp"))
+			_, errMem := os.Lstat(filepath.Join(repo, ".river/memory/m.json"))
+			if !os.IsNotExist(errWeek) || errDay != nil || errMem != nil {
+				t.Errorf("tmp=7 and 90 not applied: week.tmp %v, day.tmp %v, m.json %v\n%s", errWeek, errDay, errMem, out)
+			}
+			result := e.outputs["run"]["result-file"]
+			if res := readFile(t, result); !strings.Contains(res, `"tmp"`) || e.outputs["run"]["exit-code"] != "0" {
+				t.Errorf("outputs %v, result:\n%s", e.outputs["run"], res)
+			}
+			if !strings.Contains(readFile(t, r.summary), "week.tmp") {
+				t.Errorf("the step summary lacks the removal")
+			}
+		})
+	}
+}
