@@ -56,6 +56,7 @@ var allowed = map[string][]string{
 	"internal/upstream":        {"internal/contracts"},
 	"internal/npmtest":         {"internal/longtest"},
 	"internal/longtest":        {},
+	"internal/walk":            {"internal/longtest"},
 	"internal/deps":            {},
 
 	"bench/baseline":                {},
