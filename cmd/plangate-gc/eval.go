@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 
 	"github.com/plangate-gc/plangate-gc/internal/eval"
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // evalCmd runs the evaluation harness over fixture cases, in-process;
@@ -33,7 +35,7 @@ func (c *evalCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	write := rep.WriteText
+	write := func(w io.Writer) error { return rep.WriteTextIn(w, render.LangFromEnv(os.Getenv)) }
 	if e.cli.JSON || e.cli.Format == "json" { // the root's --json: a JSON report
 		write = rep.WriteJSON
 	}

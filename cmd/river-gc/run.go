@@ -122,7 +122,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	rest, repeated := pullRepeated(args, "exclude", "scope", "explain")
 	prog := progName()
 	kctx, done, err := cliparse.Parse(&c, rest, kong.Name(prog), kong.Description(forProgram(description, prog)), kong.Writers(stdout, stderr),
-		kong.Vars{"version": "river-gc " + version.String(), "lang": string(envLang(os.Getenv))})
+		kong.Vars{"version": "river-gc " + version.String(), "lang": string(render.LangFromEnv(os.Getenv))})
 	switch {
 	case done:
 		return nil
