@@ -73,8 +73,8 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-run-dirs-stay": {
 		"空になった評価実行のディレクトリ %s 個 (%s など) は残しました (判定後に変わったか削除できません)",
 		"eval-run directories this run emptied that stay: %s (e.g. %s; changed since judged, or not removable)"},
-	"eval-summary":       {"成功 %s 件、失敗 %s 件", "%s passed, %s failed"},
-	"pgc-usage-error":    {"plangate-gc: 使い方の誤り: %s (--help を参照してください)", "plangate-gc: %s (see --help)"},
+	"eval-summary":     {"成功 %s 件、失敗 %s 件", "%s passed, %s failed"},
+	"pgc-usage-error":  {"plangate-gc: 使い方の誤り: %s (--help を参照してください)", "plangate-gc: %s (see --help)"},
 	"gc-cli-warning":   {"river gc: 警告: %s", "river gc: warning: %s"},
 	"gc-count-file":    {"ファイル %s 件", "%s file"},
 	"gc-count-files":   {"ファイル %s 件", "%s files"},
