@@ -99,6 +99,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	j, err := judge(cfg)
 	if err != nil {
+		closeRunDirs(j.runDirs)
 		return Outcome{}, err
 	}
 	var restored sweep.Report
@@ -109,7 +110,9 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		// A killed run left files under private names: put them back
 		// (never over another file), then judge the tree as it now is.
 		restored = sweep.Restore(cfg.Root.FD, j.leftovers)
+		closeRunDirs(j.runDirs)
 		if j, err = judge(cfg); err != nil {
+			closeRunDirs(j.runDirs)
 			return Outcome{}, err
 		}
 	}
@@ -167,6 +170,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 			out.RunDirs, out.RunDirsStay = removeRunDirs(cfg.Root.FD, j.runDirs)
 		}
 	}
+	closeRunDirs(j.runDirs) // released by removeRunDirs when it ran
 	if cfg.Mode != Force {
 		for _, d := range j.runDirs {
 			out.RunDirs = append(out.RunDirs, d.path)
@@ -278,7 +282,7 @@ func judge(cfg Config) (judgement, error) {
 			j.rewrites = append(j.rewrites, job)
 		}
 		if scope == skill.ScopeEvals && !cfg.explain {
-			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed)
+			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed, cfg.Mode == Force)
 		}
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)

@@ -4,6 +4,7 @@ package gc
 
 import (
 	"cmp"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -16,10 +17,29 @@ import (
 )
 
 // runDir is a directory of an eval run that the run's removals may
-// empty, with its identity when judged.
+// empty, with its identity when judged and, for --force, an O_PATH
+// descriptor held on it until the removal: while it is open the inode
+// cannot be freed and reused, so (dev, ino) names this directory and no
+// other (a folder removed and made again may get the same inode number
+// otherwise).
 type runDir struct {
 	path     string
 	dev, ino uint64
+	fd       int // -1 when none is held
+}
+
+// maxHeldRunDirs bounds the descriptors held on candidate folders; the
+// ones past it are not removed and are reported as staying.
+const maxHeldRunDirs = 4096
+
+// closeRunDirs releases the descriptors held on dirs.
+func closeRunDirs(dirs []runDir) {
+	for i := range dirs {
+		if dirs[i].fd >= 0 {
+			unix.Close(dirs[i].fd)
+			dirs[i].fd = -1
+		}
+	}
 }
 
 // evalsDir is scope evals' own directory, which is never removed.
@@ -33,7 +53,7 @@ const evalsDir = "artifacts/evals"
 // every scanned file below which is removed. Deepest first, then by
 // path, each with its (dev, ino) now (SPEC B7). A folder not on the
 // root's device, or reached through a symlink, is left out.
-func emptiedRunDirs(rootFD int, files []scan.File, removed []skill.Decision) []runDir {
+func emptiedRunDirs(rootFD int, files []scan.File, removed []skill.Decision, hold bool) []runDir {
 	if len(removed) == 0 {
 		return nil
 	}
@@ -81,27 +101,27 @@ func emptiedRunDirs(rootFD int, files []scan.File, removed []skill.Decision) []r
 	}
 	rootDev := st.Dev
 	var out []runDir
-	for dir := range cand {
-		if id, ok := dirIdent(rootFD, dir); ok && id.dev == rootDev {
-			out = append(out, runDir{path: dir, dev: id.dev, ino: id.ino})
+	for _, dir := range slices.Sorted(maps.Keys(cand)) {
+		fd, ok := openDirNoFollow(rootFD, dir)
+		if !ok {
+			continue
 		}
+		id, err := identOf(fd)
+		if err != nil || id.dev != rootDev {
+			unix.Close(fd)
+			continue
+		}
+		d := runDir{path: dir, dev: id.dev, ino: id.ino, fd: fd}
+		if !hold || len(out) >= maxHeldRunDirs {
+			unix.Close(fd)
+			d.fd = -1
+		}
+		out = append(out, d)
 	}
 	slices.SortFunc(out, func(a, b runDir) int {
 		return cmp.Or(cmp.Compare(strings.Count(b.path, "/"), strings.Count(a.path, "/")), strings.Compare(a.path, b.path))
 	})
 	return out
-}
-
-// dirIdent is the identity of the directory rel below the root, walked
-// one component at a time without following a symlink.
-func dirIdent(rootFD int, rel string) (ident, bool) {
-	fd, ok := openDirNoFollow(rootFD, rel)
-	if !ok {
-		return ident{}, false
-	}
-	defer unix.Close(fd)
-	id, err := identOf(fd)
-	return id, err == nil
 }
 
 // openDirNoFollow opens the directory rel below the root (O_PATH), one
@@ -127,7 +147,8 @@ func openDirNoFollow(rootFD int, rel string) (int, bool) {
 // empty and still the directory judged (same dev and ino, reached
 // without a symlink), with unlinkat(AT_REMOVEDIR) on its parent opened
 // through the root descriptor: the kernel refuses a directory that is
-// not empty. It returns the removed ones and those that stay.
+// not empty. It returns the removed ones and those that stay, and
+// releases the descriptors held on dirs.
 func removeRunDirs(rootFD int, dirs []runDir) (removed, stay []string) {
 	for _, d := range dirs {
 		if removeRunDir(rootFD, d) {
@@ -136,13 +157,18 @@ func removeRunDirs(rootFD int, dirs []runDir) (removed, stay []string) {
 			stay = append(stay, d.path)
 		}
 	}
+	closeRunDirs(dirs)
 	slices.Sort(removed)
 	slices.Sort(stay)
 	return removed, stay
 }
 
-// removeRunDir removes one emptied run directory (removeRunDirs).
+// removeRunDir removes one emptied run directory (removeRunDirs); only
+// one whose descriptor was held since it was judged.
 func removeRunDir(rootFD int, d runDir) bool {
+	if d.fd < 0 {
+		return false
+	}
 	parent, name := path.Split(d.path)
 	pfd, ok := openDirNoFollow(rootFD, strings.TrimSuffix(parent, "/"))
 	if !ok {
