@@ -13,9 +13,9 @@ import (
 // evalCmd runs the evaluation harness over fixture cases, in-process;
 // the root flag --json asks for a machine-readable report.
 type evalCmd struct {
-	Dir    string `arg:"" optional:"" default:"fixtures" help:"Directory of fixture cases (default: ./fixtures, relative to the working directory)."`
-	Filter string `name:"run" placeholder:"REGEX" help:"Only run cases whose name matches REGEX."`
-	Update bool   `help:"Rewrite expectation files from the current output (refused for cases failing determinism or invariant checks)."`
+	Dir    string `arg:"" optional:"" default:"fixtures" help:"${h_eval_dir}"`
+	Filter string `name:"run" placeholder:"REGEX" help:"${h_eval_run}"`
+	Update bool   `help:"${h_eval_update}"`
 }
 
 // Run evaluates the cases; any failing case makes the command exit 1.
