@@ -76,11 +76,5 @@ const descriptionJapanese = `River Review の GC インベントリを決定的�
 JSON オブジェクトを書きます。ゲートを通らない文書は NO_REVIEW の行を書き、理由は標準エラー出力に出ます。
 
 例:
-  plangate-gc < fixtures/seed-good-100-entries-7-aged/input.json
-  plangate-gc --json --lang en < inventory.json
-  plangate-gc --format findings < inventory.json
-  river-gc --emit-inventory | plangate-gc --json
-  plangate-gc schema result > result.schema.json
-  plangate-gc eval fixtures/
-
+` + examples + `
 終了コード: どの判定 (ok、no_review、handoff) も 0、入出力の失敗か評価の失敗は 1、使い方の誤りは 2。`

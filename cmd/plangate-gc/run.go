@@ -53,15 +53,18 @@ prints, per document, Japanese <file>:<line>: <message> review lines, or with
 fails the gate prints the NO_REVIEW line; the reasons go to stderr.
 
 Examples:
-  plangate-gc < fixtures/seed-good-100-entries-7-aged/input.json
+` + examples + `
+Exit codes: 0 for every verdict (ok, no_review, handoff), 1 for an I/O
+failure or a failing evaluation, 2 for a usage error.`
+
+// examples are the help's examples, in every language.
+const examples = `  plangate-gc < fixtures/seed-good-100-entries-7-aged/input.json
   plangate-gc --json --lang en < inventory.json
   plangate-gc --format findings < inventory.json
   river-gc --emit-inventory | plangate-gc --json
   plangate-gc schema result > result.schema.json
   plangate-gc eval fixtures/
-
-Exit codes: 0 for every verdict (ok, no_review, handoff), 1 for an I/O
-failure or a failing evaluation, 2 for a usage error.`
+`
 
 // stdinHint is printed on stderr before reading a terminal.
 const stdinHint = "plangate-gc: reading JSON documents from stdin (Ctrl-D to end); see plangate-gc --help\n"
