@@ -65,6 +65,7 @@ var allowed = map[string][]string{
 	"internal/longtest":         {},
 	"internal/s3test":           {"internal/longtest"},
 	"internal/bucket/faulttest": {},
+	"internal/walk":             {"internal/longtest"},
 	"internal/deps":             {},
 
 	"bench/baseline":                {},

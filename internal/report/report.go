@@ -161,6 +161,12 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.spill()
 	}
 	j.end(']')
+	if len(o.RunDirs) > 0 { // SPEC B7: written only when there are some
+		j.strings("removedDirs", o.RunDirs)
+	}
+	if len(o.RunDirsStay) > 0 {
+		j.strings("emptiedDirsStay", o.RunDirsStay)
+	}
 	if o.ProtectedFiles != nil { // --verbose only (SPEC B7), so other results keep their bytes
 		j.key("protectedFiles")
 		j.begin('[')

@@ -211,7 +211,11 @@ type Outcome struct {
 	// ProtectedFiles lists, with Config.ListProtected, every protected
 	// file of the selected scopes, in scope order then path order.
 	ProtectedFiles []ProtectedFile
-	Mode           Mode
+	// RunDirs are the eval-run directories the run emptied and removed
+	// (a dry-run: would empty and remove), RunDirsStay those it emptied
+	// that stay (changed since judged, or not removable), sorted.
+	RunDirs, RunDirsStay []string
+	Mode                 Mode
 	// Requests counts a bucket run's requests by kind (SPEC H6); nil on
 	// disk.
 	Requests map[string]int
