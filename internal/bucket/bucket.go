@@ -105,6 +105,9 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 	return b, nil
 }
 
+// Name is the bucket's name.
+func (b *Bucket) Name() string { return b.name }
+
 // Root is the root as s3://BUCKET/PREFIX (no trailing slash).
 func (b *Bucket) Root() string { return Scheme + b.name + "/" + strings.TrimSuffix(b.prefix, "/") }
 

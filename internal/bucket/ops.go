@@ -223,7 +223,13 @@ func (b *Bucket) keyError(ctx context.Context, o backend.Object, code, msg strin
 	return fmt.Errorf("delete %s: %s: %s", o.Key, code, msg)
 }
 
-// classify maps the S3 answers river gc acts on to backend's errors.
+// ErrNoSuchBucket means the server has no bucket of the root's name: a
+// mistyped root (or one deleted meanwhile), never an object found gone.
+var ErrNoSuchBucket = errors.New("no such bucket")
+
+// classify maps the S3 answers river gc acts on to backend's errors (and
+// a missing bucket to ErrNoSuchBucket, before any 404 is read as a
+// missing object).
 func classify(err error) error {
 	if err == nil {
 		return nil
@@ -231,6 +237,8 @@ func classify(err error) error {
 	var api smithy.APIError
 	if errors.As(err, &api) {
 		switch api.ErrorCode() {
+		case "NoSuchBucket":
+			return fmt.Errorf("%w (NoSuchBucket)", ErrNoSuchBucket)
 		case "NoSuchKey", "NotFound":
 			return fmt.Errorf("%w (%s)", backend.ErrNotExist, api.ErrorCode())
 		case "PreconditionFailed", "ConditionalRequestConflict":
