@@ -90,7 +90,7 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 	}
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("AWS configuration: %w", err)
+		return nil, fmt.Errorf("AWS configuration: %w", redact(err))
 	}
 	b := &Bucket{name: name, prefix: prefix, Concurrency: 16, counts: map[string]int{}}
 	pathStyle := os.Getenv("AWS_S3_USE_PATH_STYLE") == "true"

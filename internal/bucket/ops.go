@@ -229,8 +229,11 @@ var ErrNoSuchBucket = errors.New("no such bucket")
 
 // classify maps the S3 answers river gc acts on to backend's errors (and
 // a missing bucket to ErrNoSuchBucket, before any 404 is read as a
-// missing object).
-func classify(err error) error {
+// missing object), with any endpoint's credentials hidden in its text.
+func classify(err error) error { return redact(classifyCode(err)) }
+
+// classifyCode is classify before the redaction.
+func classifyCode(err error) error {
 	if err == nil {
 		return nil
 	}
