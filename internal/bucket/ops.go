@@ -24,8 +24,10 @@ import (
 const PageSize = 1000
 
 // List lists every object below prefix (relative to the root), in key
-// order, in pages of PageSize. Keys ending in '/' (folder markers) are
-// not objects.
+// order, in pages of PageSize. An empty object whose key ends in '/' (a
+// folder marker, as consoles create) is not an object; one holding bytes
+// is listed like any other, so that the caller accounts for it
+// (decision 231).
 func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object) error) error {
 	p := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{
 		Bucket: &b.name, Prefix: aws.String(b.prefix + prefix), MaxKeys: aws.Int32(PageSize)})
@@ -36,7 +38,7 @@ func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object
 		}
 		for _, o := range page.Contents {
 			key := strings.TrimPrefix(aws.ToString(o.Key), b.prefix)
-			if strings.HasSuffix(key, "/") {
+			if strings.HasSuffix(key, "/") && aws.ToInt64(o.Size) == 0 {
 				continue
 			}
 			obj := backend.Object{Key: key, Size: aws.ToInt64(o.Size), Tag: aws.ToString(o.ETag)}
