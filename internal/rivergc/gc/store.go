@@ -124,7 +124,11 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	sc := scopeScan{input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now,
 		Excludes: cfg.Excludes, HardGuards: slices.Clone(guards)}}
 	before := heapInUse()
-	data, ident, err := rewrite.Read(cfg.Root.FD, rel)
+	read := func() ([]byte, rewrite.Ident, error) { return rewrite.Read(cfg.Root.FD, rel) }
+	if cfg.Root.Objects != nil {
+		read = func() ([]byte, rewrite.Ident, error) { return readObjectStore(cfg, rel) }
+	}
+	data, ident, err := read()
 	if errors.Is(err, os.ErrNotExist) {
 		return sc, nil
 	}
