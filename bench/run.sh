@@ -9,7 +9,8 @@
 #   ONLY=river bash bench/run.sh             # only the binaries' rows (ratio, rivergc)
 #
 # Rows (every one a ratio to a floor measured in the same run, medians):
-#   in-process: BenchmarkJudge ÷ BenchmarkBaselineDecode (encoding/json);
+#   in-process: BenchmarkJudge ÷ BenchmarkBaselineDecode (encoding/json),
+#   per shape of internal/synth (compact, fixture; each also shuffled);
 #   bench/ratio: plangate-gc --json ÷ bench/baseline, peak RSS ÷ input;
 #   bench/rivergc: river-gc dry-run ÷ find -printf | sort, peak RSS per
 #   file; river-gc --force ÷ find -delete (100k files, fresh copies);
@@ -32,9 +33,9 @@ if [ -n "${FULL:-}" ]; then
 fi
 if [ "${ONLY:-}" != river ]; then
 out=$(mktemp)
-go test ./pipeline -run '^$' -bench "^Benchmark(Judge|BaselineDecode)$/^${sizes}" \
+go test ./internal/pipeline -run '^$' -bench "^Benchmark(Judge|BaselineDecode)$/./^${sizes}" \
   -benchtime 3x -count "$count" | tee "$out" >&2
-go test ./gate ./gitignore -run '^$' -bench . -count "$count" | tee -a "$out" >&2
+go test ./gate ./internal/gitignore -run '^$' -bench . -count "$count" | tee -a "$out" >&2
 
 # median of ns/op, MB/s, B/op, allocs/op per benchmark name
 awk '/^Benchmark/ {
@@ -52,9 +53,9 @@ END {
   printf "| benchmark | median ns/op | MB/s | B/op | allocs/op |\n|---|---|---|---|---|\n"
   for (n in names) printf "| %s | %.0f | %s | %s | %s |\n", n, median(ns[n]), median(mb[n]), median(bo[n]), median(al[n]) | "sort"
   close("sort")
-  printf "\n| entries | skill ÷ encoding/json decode (median ns/op ratio) |\n|---|---|\n"
+  printf "\n| shape/entries | skill ÷ encoding/json decode (median ns/op ratio) |\n|---|---|\n"
   for (n in names) if (n ~ /^BenchmarkJudge\//) {
-    b = n; sub(/^BenchmarkJudge/, "BenchmarkBaselineDecode", b); e = n; sub(/.*entries=/, "", e)
+    b = n; sub(/^BenchmarkJudge/, "BenchmarkBaselineDecode", b); e = n; sub(/^BenchmarkJudge\//, "", e)
     if (b in names) printf "| %s | %.2f |\n", e, median(ns[n]) / median(ns[b])
   }
 }' "$out"
@@ -71,4 +72,4 @@ echo; echo "## river-gc ÷ find (bench/rivergc, median of $runs)"
 go run ./bench/rivergc -src "$river_src" -n "$n" -force 100000 -hostile 1000,10000,100000 -runs "$runs"
 # The exclude matcher alone on the hostile document (no command line).
 echo; echo "## gitignore BenchmarkHostile (Compile + 100 paths × 30 segments; one op = the whole document)"
-go test ./gitignore -run '^$' -bench 'Hostile/copies' -benchtime 3x -count "$runs" | grep '^Benchmark' 
+go test ./internal/gitignore -run '^$' -bench 'Hostile/copies' -benchtime 3x -count "$runs" | grep '^Benchmark' 

@@ -19,10 +19,15 @@ const (
 	keyType
 )
 
+// maxUnknown is how many unknown keys a plain entry may have.
+const maxUnknown = 8
+
 // fastEntry is the byte-level fast path of one /inventory/paths element:
-// when the buffered input holds a plain entry — only the keys path,
-// sizeBytes, mtimeEpoch and type, each once; an unescaped valid UTF-8 path;
-// plain decimal integers within ±(2^53−1); type "file" or "dir" — it is
+// when the buffered input holds a plain entry — the keys path, sizeBytes,
+// mtimeEpoch and type, each once; an unescaped valid UTF-8 path; plain
+// decimal integers within ±(2^53−1); type "file" or "dir"; and at most
+// maxUnknown other keys, unescaped and distinct, each holding an
+// unescaped string, a number, true, false or null — it is
 // converted to a skill.Entry directly and consumed. Everything it accepts
 // the entry subschema accepts and the general path would convert to the
 // same Entry (the tests hold it to both); anything else is declined
@@ -52,6 +57,8 @@ func scanEntry(b []byte) (e skill.Entry, path []byte, n int, ok bool) {
 		return e, nil, 0, false
 	}
 	seen := 0
+	var unknown [maxUnknown][]byte
+	nUnknown := 0
 	for k++; ; {
 		k = skipWS(b, k)
 		if k >= len(b) || b[k] != '"' {
@@ -72,7 +79,18 @@ func scanEntry(b []byte) (e skill.Entry, path []byte, n int, ok bool) {
 		case "type":
 			bit = keyType
 		default:
-			return e, nil, 0, false
+			// Forward compatibility (SPEC A2): checked like the general
+			// path checks it, a repeat included, and not kept.
+			for _, u := range unknown[:nUnknown] {
+				if string(u) == string(key) {
+					return e, nil, 0, false
+				}
+			}
+			if nUnknown == maxUnknown {
+				return e, nil, 0, false
+			}
+			unknown[nUnknown] = key
+			nUnknown++
 		}
 		if seen&bit != 0 {
 			return e, nil, 0, false
@@ -87,6 +105,12 @@ func scanEntry(b []byte) (e skill.Entry, path []byte, n int, ok bool) {
 			return e, nil, 0, false
 		}
 		switch bit {
+		case 0:
+			next, ok := plainScalar(b, k)
+			if !ok {
+				return e, nil, 0, false
+			}
+			k = next
 		case keyPath:
 			s, next, ok := plainString(b, k)
 			if !ok || len(s) == 0 {
@@ -132,6 +156,74 @@ func scanEntry(b []byte) (e skill.Entry, path []byte, n int, ok bool) {
 		}
 		return e, nil, 0, false
 	}
+}
+
+// plainScalar returns the index after the scalar starting at b[k] when
+// it is an unescaped string (as plainString), a number in JSON's grammar,
+// true, false or null, followed by a byte that can follow a value.
+func plainScalar(b []byte, k int) (next int, ok bool) {
+	switch c := b[k]; {
+	case c == '"':
+		_, next, ok = plainString(b, k)
+		return next, ok
+	case c == '-' || (c >= '0' && c <= '9'):
+		next, ok = jsonNumber(b, k)
+	default:
+		for _, lit := range []string{"true", "false", "null"} {
+			if len(b)-k >= len(lit) && string(b[k:k+len(lit)]) == lit {
+				next, ok = k+len(lit), true
+			}
+		}
+	}
+	if !ok || next >= len(b) {
+		return 0, false
+	}
+	switch b[next] {
+	case ',', '}', ' ', '\t', '\n', '\r':
+		return next, true
+	}
+	return 0, false
+}
+
+// jsonNumber returns the index after the number starting at b[k]:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func jsonNumber(b []byte, k int) (int, bool) {
+	digits := func(k int) int {
+		for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+			k++
+		}
+		return k
+	}
+	if k < len(b) && b[k] == '-' {
+		k++
+	}
+	switch {
+	case k < len(b) && b[k] == '0':
+		k++
+	case k < len(b) && b[k] >= '1' && b[k] <= '9':
+		k = digits(k)
+	default:
+		return 0, false
+	}
+	if k < len(b) && b[k] == '.' {
+		if end := digits(k + 1); end > k+1 {
+			k = end
+		} else {
+			return 0, false
+		}
+	}
+	if k < len(b) && (b[k] == 'e' || b[k] == 'E') {
+		k++
+		if k < len(b) && (b[k] == '+' || b[k] == '-') {
+			k++
+		}
+		if end := digits(k); end > k {
+			k = end
+		} else {
+			return 0, false
+		}
+	}
+	return k, true
 }
 
 func skipWS(b []byte, k int) int {

@@ -34,10 +34,12 @@ func general(text string) (skill.Entry, bool) {
 // reads the same element.
 func TestFastEntryAgreesWithGeneralPath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	keys := []string{`"path"`, `"sizeBytes"`, `"mtimeEpoch"`, `"type"`, `"other"`, `"pa\u0074h"`, `"Path"`}
+	keys := []string{`"path"`, `"sizeBytes"`, `"mtimeEpoch"`, `"type"`, `"other"`, `"pa\u0074h"`, `"Path"`,
+		`"sha"`, `"o\u0074her"`, `"日"`, `""`, "\"\xff\"", `"path "`}
 	values := []string{`"x"`, `""`, `"a\"b"`, `"é"`, "\"\xff\"", "\"a\x01\"", `0`, `-0`, `01`, `1e3`, `1.0`, `7`, `-7`,
 		`9007199254740991`, `9007199254740992`, `-9007199254740991`, `-9007199254740992`, `12345678901234567`,
-		`null`, `nul`, `true`, `"file"`, `"dir"`, `"File"`, `[]`, `{}`, `-`, `1-`, `"\t"`, `"日本"`}
+		`null`, `nul`, `true`, `"file"`, `"dir"`, `"File"`, `[]`, `{}`, `-`, `1-`, `"\t"`, `"日本"`,
+		`false`, `truex`, `nullnull`, `1.`, `.5`, `1e`, `1e+`, `-1.5E-7`, `0.0e0`, `00`, `-01`, `1.2.3`, `+1`, `1e3e4`, `[1]`, `tru`}
 	ws := []string{"", "", " ", "\n\t", "\r"}
 	accepted := 0
 	for i := range 30000 {

@@ -165,8 +165,8 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"スコープ %s: エンジンが判定できない名前のファイル %s 件を保持しました (最初: %s)。名前を変更すると判定対象になります。",
 		"scope %s: files kept because the engine cannot judge their names: %s (first: %s); rename them to have them judged."},
 	"gc-warn-unreadable-entry": {
-		"スコープ %s: 読めない行 %s 件を保持しました (最初: %s)。RFC 3339 の「timestamp」を持つ JSON オブジェクトの行だけが判定されます。",
-		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object with an RFC 3339 timestamp is judged."},
+		"スコープ %s: 読めない行 %s 件を保持しました (最初: %s)。timestamp が JavaScript の Date で確実に読める ISO 形式 (RFC 3339 の閏秒を除く) の JSON オブジェクトの行だけが判定されます。",
+		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object whose timestamp JavaScript's Date reads for certain (ISO 8601 with an offset, or a date; not a leap second) is judged."},
 	"gc-warn-undecided-entry": {
 		"スコープ %s: River Review の読み方を river gc が再現できない値 (有効期限など) を持つエントリ %s 件を保持しました (最初: %s)。",
 		"scope %s: entries kept because a value deciding them (an expiry) is one river gc cannot read as River Review does: %s (first: %s)."},
@@ -188,6 +188,12 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-in-flight": {
 		"実行中の --force が作業用の名前で削除中のファイルが %s 件あります (最初: %s)。中断の残りではありません。",
 		"files a --force run that is running now holds under a private name while deleting them: %s (first: %s); not leftovers of an interrupted run."},
+	"gc-warn-no-git-index": {
+		"%s はバケットで git インデックスがありません。追跡ファイルの保護は適用されません (.gitkeep と .keep は保護します)。",
+		"%s is a bucket, which has no git index: tracked-file protection does not apply (.gitkeep and .keep stay protected)."},
+	"gc-warn-versioned-bucket": {
+		"%s はバージョニングが有効です。削除 %s 件は削除マーカーを残しただけで、容量は非現行バージョンが期限切れになるまで戻りません。",
+		"%s keeps versions: the %s deletions left delete markers, and the space returns only when the noncurrent versions expire."},
 	"gc-warn-leftover": {
 		"中断された以前の実行が作業用の名前で残したファイルが %s 件あります (最初: %s)。次の --force 実行で元の名前に戻します。",
 		"files an interrupted run left under a private name: %s (first: %s); the next --force run puts them back."},

@@ -22,6 +22,15 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-now": {
 		"--now %s: 1970 年以降の RFC 3339 タイムスタンプを指定してください (例: 2025-11-29T00:00:00Z)",
 		"--now %s: want an RFC 3339 timestamp from 1970 on, such as 2025-11-29T00:00:00Z"},
+	"gc-cfg-bucket-root": {
+		"--root %s: s3://BUCKET/PREFIX の形で指定してください",
+		"--root %s: want s3://BUCKET/PREFIX"},
+	"gc-cfg-bucket": {
+		"--root %s: バケットを使えません: %s",
+		"--root %s: cannot use the bucket: %s"},
+	"gc-cfg-bucket-condition": {
+		"--root %s: サーバーが条件付きリクエストを守りません (%s)。スキャン後に変わったオブジェクトを削除しうるため --force は使えません",
+		"--root %s: the server does not honour a conditional request (%s); --force could delete objects changed since the scan, so it is refused"},
 	"gc-cfg-git-env": {
 		"%s が設定されています: river gc はルートより上の .git からのみ git のインデックスを見つけるため、%s が管理対象にするファイルを判別できません。解除してください",
 		"%s is set: river gc finds the git index only through a .git entry above the root, on the root's file system, so it cannot tell which files %s makes tracked; unset it"},

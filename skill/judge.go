@@ -39,7 +39,8 @@ func Judge(in Input) (Result, error) {
 		// steps 1–6, which the unreliable-mtime question needs.
 		j.pol = keepAll(in.Now)
 	}
-	j.classify(j.files())
+	j.files()
+	j.res.Removed = j.applyCountAndSize()
 	j.finish()
 	if len(invalid) > 0 {
 		// The whole document is blocked: only the questions remain, the
@@ -59,11 +60,14 @@ type judgement struct {
 	excludes *gitignore.Session
 	res      Result
 
-	// aged and survivors index in.Paths (4 bytes an entry, nothing for
-	// the collector to scan): the age removals, and the entries with a
-	// usable mtime that are not aged (count and size apply), by path.
-	aged       []int32
-	survivors  []int32
+	// aged and survivors point into in.Paths (8 and 16 bytes an entry,
+	// nothing for the collector to scan): the age removals, by path, and
+	// the entries with a usable mtime that are not aged (count and size
+	// apply), with what the count order needs.
+	aged       []fileRef
+	survivors  []ageKey
+	ranked     int32 // unique in-scope files classified so far
+	warmSum    byte  // what warm loaded, kept so that the loads stay
 	guardExcl  []string
 	guardAge   []string
 	unguarded  []string
@@ -81,20 +85,18 @@ func normaliseGuards(raw []string) guards {
 }
 
 // files applies steps 1–3: drops directories and out-of-scope paths,
-// resolves duplicates, and returns the unique in-scope files by path. One
-// sort of the entries by path serves all three steps.
-func (j *judgement) files() []int32 {
+// resolves duplicates, and hands each unique in-scope file to classify in
+// path order. One sort of the entries by path serves all three steps, and
+// one walk of them in that order serves steps 1–9: each walk through the
+// sorted indexes misses the cache on input that is not in path order.
+func (j *judgement) files() {
 	entries := j.in.Paths
-	order := make([]int32, len(entries))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(entries[a].Path, entries[b].Path) })
-	// Indexes, not (entry, NFC) pairs: at a million entries the pairs
-	// would be 24 MB; classify recomputes the NFC form, which for a path
-	// already in NFC is a quick check without a copy.
-	cands := make([]int32, 0, len(entries)) // one allocation, not a growth series
-	for i := 0; i < len(order); {
+	order := sortByPath(entries)
+	j.survivors = make([]ageKey, 0, len(entries)) // one allocation, not a growth series
+	for i, warmed := 0, 0; i < len(order); {
+		if i >= warmed {
+			warmed = j.warm(order, i)
+		}
 		path := entries[order[i]].Path
 		k := i + 1
 		for k < len(order) && entries[order[k]].Path == path {
@@ -128,11 +130,31 @@ func (j *judgement) files() []int32 {
 		}
 		for _, idx := range group {
 			if !entries[idx].Dir {
-				cands = append(cands, idx)
+				j.classify(idx, nfc)
 			}
 		}
 	}
-	return cands
+}
+
+// warmAhead is how many entries warm loads at once.
+const warmAhead = 128
+
+// warm loads the entries order[i:i+warmAhead] and both ends of their
+// paths, and returns where it stopped. A tight loop of independent loads
+// lets the processor wait for many cache misses at once; the walk that
+// follows, which does a lot of work per entry, then finds them in the
+// cache instead of waiting for each in turn (on a shuffled million
+// entries the walk is mostly such waits).
+func (j *judgement) warm(order []int32, i int) int {
+	end := min(i+warmAhead, len(order))
+	var sum byte
+	for _, idx := range order[i:end] {
+		if p := j.in.Paths[idx].Path; p != "" {
+			sum += p[0] + p[len(p)-1]
+		}
+	}
+	j.warmSum += sum
+	return end
 }
 
 // hasChild reports whether another entry's path starts with p + "/";
@@ -181,117 +203,121 @@ func (j *judgement) keep(size uint64) {
 	j.res.KeptBytes = j.res.KeptBytes.Add(size)
 }
 
-// classify applies steps 4–9 to unique in-scope files (sorted by path).
-func (j *judgement) classify(files []int32) {
-	j.survivors = make([]int32, 0, len(files))
-	for _, idx := range files {
-		e := &j.in.Paths[idx]
-		nfc := norm.NFC.String(e.Path)
-		usable := e.MtimeKnown && e.Mtime > 0 && e.Mtime <= j.in.Now
-		excluded := j.excludes.Match(nfc)
-		if byInput := j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
-			j.res.Counts.HardGuarded++
-			j.keep(e.SizeBytes)
-			// A guard the caller derived itself (river gc's single
-			// sources) overlapping an exclude or the age policy is
-			// expected, not a configuration to clean up.
-			quiet := j.derived.cover(nfc)
-			if excluded && !quiet {
-				j.guardExcl = append(j.guardExcl, e.Path)
-			}
-			if usable && !quiet && j.pol.aged(e.Mtime) {
-				j.guardAge = append(j.guardAge, e.Path)
-			}
-			if !byInput {
-				j.unguarded = append(j.unguarded, e.Path)
-			}
-			continue
+// classify applies steps 4–7 to a unique in-scope file (they come in path
+// order) and keeps the rest for count and size.
+func (j *judgement) classify(idx int32, nfc string) {
+	e := &j.in.Paths[idx]
+	ref := fileRef{idx: idx, rank: j.ranked}
+	j.ranked++
+	usable := e.MtimeKnown && e.Mtime > 0 && e.Mtime <= j.in.Now
+	excluded := j.excludes.Match(nfc)
+	if byInput := j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
+		j.res.Counts.HardGuarded++
+		j.keep(e.SizeBytes)
+		// A guard the caller derived itself (river gc's single
+		// sources) overlapping an exclude or the age policy is
+		// expected, not a configuration to clean up.
+		quiet := j.derived.cover(nfc)
+		if excluded && !quiet {
+			j.guardExcl = append(j.guardExcl, e.Path)
 		}
-		switch {
-		case excluded:
-			j.res.Counts.Excluded++
-			j.keep(e.SizeBytes)
-		case !e.MtimeKnown:
-			j.res.Counts.MtimeMissing++
-			j.missing = append(j.missing, e.Path)
-			j.keep(e.SizeBytes)
-		case !usable:
-			j.res.Counts.MtimeInconsistent++
-			j.inconsist = append(j.inconsist, e.Path)
-			j.keep(e.SizeBytes)
-		case j.pol.aged(e.Mtime):
-			j.res.Counts.Remove++
-			j.aged = append(j.aged, idx)
-		default:
-			j.survivors = append(j.survivors, idx)
+		if usable && !quiet && j.pol.aged(e.Mtime) {
+			j.guardAge = append(j.guardAge, e.Path)
 		}
+		if !byInput {
+			j.unguarded = append(j.unguarded, e.Path)
+		}
+		return
 	}
-	j.res.Removed = j.applyCountAndSize(j.aged)
+	switch {
+	case excluded:
+		j.res.Counts.Excluded++
+		j.keep(e.SizeBytes)
+	case !e.MtimeKnown:
+		j.res.Counts.MtimeMissing++
+		j.missing = append(j.missing, e.Path)
+		j.keep(e.SizeBytes)
+	case !usable:
+		j.res.Counts.MtimeInconsistent++
+		j.inconsist = append(j.inconsist, e.Path)
+		j.keep(e.SizeBytes)
+	case j.pol.aged(e.Mtime):
+		j.res.Counts.Remove++
+		j.aged = append(j.aged, ref)
+	default:
+		j.survivors = append(j.survivors, ageKey{mtime: e.Mtime, fileRef: ref})
+	}
 }
+
+// fileRef is a unique in-scope file: its index in in.Paths and its rank
+// in path order among those files.
+type fileRef struct{ idx, rank int32 }
 
 // applyCountAndSize orders the survivors newest first (mtime DESC, path
 // DESC): past maxEntries they go for count; within it, once the running
 // size exceeds the limit, for size. It returns those decisions merged with
 // the age removals (also by path) into one list by path, built once: at a
 // million entries an intermediate list would be tens of megabytes.
-func (j *judgement) applyCountAndSize(aged []int32) []Decision {
-	entries := j.in.Paths
-	// Survivors arrive in path order, so (mtime DESC, path DESC) is
-	// (mtime DESC, survivor index DESC): a total order on small keys.
-	n := len(j.survivors)
-	order := make([]int32, n)
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(entries[j.survivors[b]].Mtime, entries[j.survivors[a]].Mtime); c != 0 {
+func (j *judgement) applyCountAndSize() []Decision {
+	entries, aged := j.in.Paths, j.aged
+	// The mtimes sit next to the survivors' ranks, so the sort touches no
+	// entry; (mtime DESC, path DESC) is (mtime DESC, rank DESC), a total
+	// order on small keys.
+	byAge := j.survivors
+	slices.SortFunc(byAge, func(a, b ageKey) int {
+		if c := cmp.Compare(b.mtime, a.mtime); c != 0 {
 			return c
 		}
-		return cmp.Compare(b, a)
+		return cmp.Compare(b.rank, a.rank)
 	})
-	// pos[si] is 1 + the survivor's position in that order when it is
-	// removed, 0 when kept; sizes holds the running sums of the size-removed
-	// positions, which are contiguous from firstSize.
-	pos := make([]int32, n)
+	// Every survivor from the first size removal (or from maxEntries) on
+	// is removed: sizes holds the running sums from firstSize.
 	var sizes []Bytes
-	firstSize, removed := -1, 0
+	cut := len(byAge)
 	var cum Bytes
-	for i, si := range order {
-		e := &entries[j.survivors[si]]
-		if int64(i) < j.pol.maxEntries {
-			cum = cum.Add(e.SizeBytes)
-			if !j.pol.exceeds(cum) {
-				j.keep(e.SizeBytes)
-				continue
-			}
-			if firstSize < 0 {
-				firstSize = i
-			}
-			sizes = append(sizes, cum)
+	for i, k := range byAge {
+		if int64(i) >= j.pol.maxEntries {
+			cut = min(cut, i)
+			break
 		}
-		j.res.Counts.Remove++
-		removed++
-		pos[si] = int32(i + 1)
-	}
-	byPath := make([]Decision, 0, removed+len(aged))
-	for si, p := range pos {
-		if p == 0 {
+		size := entries[k.idx].SizeBytes
+		cum = cum.Add(size)
+		if !j.pol.exceeds(cum) && cut == len(byAge) {
+			j.keep(size)
 			continue
 		}
-		e, i := &entries[j.survivors[si]], int(p-1)
-		for len(aged) > 0 && entries[aged[0]].Path < e.Path { // paths are distinct
-			byPath, aged = append(byPath, j.ageDecision(aged[0])), aged[1:]
+		cut = min(cut, i)
+		sizes = append(sizes, cum)
+	}
+	removed := byAge[cut:]
+	j.res.Counts.Remove += len(removed)
+	// In rank order: slot[rank] is 1 + the removal's index in removed.
+	// The mtime is spent; it now holds the position in the count order.
+	slot := make([]int32, j.ranked)
+	for r := range removed {
+		removed[r].mtime = int64(cut + r)
+		slot[removed[r].rank] = int32(r + 1)
+	}
+	byPath := make([]Decision, 0, len(removed)+len(aged))
+	for rank, s := range slot {
+		if s == 0 {
+			continue
 		}
+		for len(aged) > 0 && aged[0].rank < int32(rank) { // ranks are distinct
+			byPath, aged = append(byPath, j.ageDecision(aged[0].idx)), aged[1:]
+		}
+		k := removed[s-1]
+		e, i := &entries[k.idx], int(k.mtime)
 		d := Decision{Path: e.Path, SizeBytes: e.SizeBytes}
 		if int64(i) >= j.pol.maxEntries {
 			d.Reason, d.Rank = ReasonCount, i+1
 		} else {
-			d.Reason, d.Cumulative = ReasonSize, sizes[i-firstSize]
+			d.Reason, d.Cumulative = ReasonSize, sizes[i-cut]
 		}
 		byPath = append(byPath, d)
 	}
-	for _, idx := range aged {
-		byPath = append(byPath, j.ageDecision(idx))
+	for _, ref := range aged {
+		byPath = append(byPath, j.ageDecision(ref.idx))
 	}
 	return byPath
 }
@@ -300,4 +326,11 @@ func (j *judgement) applyCountAndSize(aged []int32) []Decision {
 func (j *judgement) ageDecision(idx int32) Decision {
 	e := &j.in.Paths[idx]
 	return Decision{Path: e.Path, SizeBytes: e.SizeBytes, Reason: ReasonAge, MtimeAge: j.pol.mtimeAge(e.Mtime)}
+}
+
+// ageKey is a survivor: its mtime (until the count order is known, then
+// its position in that order) and where it is.
+type ageKey struct {
+	mtime int64
+	fileRef
 }

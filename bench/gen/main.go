@@ -1,5 +1,7 @@
 // Command gen writes a synthetic plangate-gc input document with -n
-// entries to stdout, for measuring the binary on inputs too big to commit.
+// entries to stdout, for measuring the binary on inputs too big to commit
+// (-fixture: laid out like fixtures/*/input.json instead of compact;
+// -shuffled: the entries in a fixed pseudo-random order, not by path).
 // With -kind it writes one of the hostile streams of SPEC B4 instead, each
 // around one valid one-entry document (-n sets its size):
 //
@@ -27,10 +29,16 @@ const base = `{"inventory":{"scope":"memory","paths":[{"path":".river/memory/a.j
 func main() {
 	n := flag.Int("n", 1000000, "number of inventory entries (or of the hostile kind's units)")
 	kind := flag.String("kind", "inventory", "inventory, unknown, rootkeys, dupkey, distinct or tiny")
+	fixture := flag.Bool("fixture", false, "lay the inventory out like fixtures/*/input.json (one entry a line, spaces, a few null mtimes)")
+	shuffled := flag.Bool("shuffled", false, "write the inventory's entries in a fixed pseudo-random order, not by path")
 	flag.Parse()
 	var err error
 	if *kind == "inventory" {
-		err = synth.Inventory(os.Stdout, *n)
+		layout := synth.Compact
+		if *fixture {
+			layout = synth.Fixture
+		}
+		err = synth.InventoryShape(os.Stdout, *n, synth.Shape{Layout: layout, Shuffled: *shuffled})
 	} else {
 		w := bufio.NewWriterSize(os.Stdout, 1<<16)
 		if err = hostile(w, *kind, *n); err == nil {

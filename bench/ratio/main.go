@@ -1,10 +1,13 @@
 // Command ratio measures plangate-gc --json against bench/baseline (an
 // encoding/json typed decode of the same bytes, in its own binary) on
-// generated inventories, and prints per size the median wall-time ratio
-// and each program's median peak RSS as a multiple of the input size.
+// generated inventories, and prints per shape and size the median
+// wall-time ratio, the median CPU-time (user + system) ratio and each
+// program's median peak RSS as a multiple of the input size.
 //
-//	go run ./bench/ratio -n 10000,100000,1000000 -runs 3
+//	go run ./bench/ratio -n 100000,1000000 -shapes compact,fixture -runs 3
 //
+// The shapes are internal/synth's: compact and laid out like
+// fixtures/*/input.json, each in path order and shuffled.
 // Runs alternate between the two programs so that a noisy machine moves
 // both. No test asserts a time; this is a report.
 package main
@@ -15,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,16 +30,33 @@ import (
 func main() {
 	sizes := flag.String("n", "10000,100000,1000000", "comma-separated entry counts")
 	runs := flag.Int("runs", 3, "runs per program and size (the median is reported)")
+	shapes := flag.String("shapes", shapeNames(), "comma-separated shapes of internal/synth")
 	flag.Parse()
-	if err := compare(*sizes, *runs); err != nil {
+	if err := compare(*sizes, *shapes, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "ratio:", err)
 		os.Exit(1)
 	}
 }
 
-// compare generates a document per size, runs both binaries on it
-// alternately and prints the medians and their ratios.
-func compare(sizes string, runs int) error {
+func shapeNames() string {
+	var names []string
+	for _, s := range synth.Shapes {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// compare generates a document per shape and size, runs both binaries on
+// it alternately and prints the medians and their ratios.
+func compare(sizes, shapes string, runs int) error {
+	var selected []synth.Shape
+	for _, name := range strings.Split(shapes, ",") {
+		i := slices.IndexFunc(synth.Shapes, func(s synth.Shape) bool { return s.Name == name })
+		if i < 0 {
+			return fmt.Errorf("-shapes: no shape %q (%s)", name, shapeNames())
+		}
+		selected = append(selected, synth.Shapes[i])
+	}
 	dir, err := os.MkdirTemp("", "plangate-ratio")
 	if err != nil {
 		return err
@@ -47,50 +68,60 @@ func compare(sizes string, runs int) error {
 			return fmt.Errorf("building %s: %v\n%s", pkg, err, out)
 		}
 	}
-	fmt.Println("| entries | input MB | ours s | baseline s | time ours ÷ baseline | peak RSS ours ÷ input | peak RSS baseline ÷ input |")
-	fmt.Println("|---|---|---|---|---|---|---|")
-	for _, s := range strings.Split(sizes, ",") {
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return fmt.Errorf("-n: %w", err)
-		}
-		doc := filepath.Join(dir, "doc.json")
-		f, err := os.Create(doc)
-		if err != nil {
-			return err
-		}
-		if err := synth.Inventory(f, n); err != nil {
-			return err
-		}
-		st, _ := f.Stat()
-		f.Close()
-		var tOurs, tBase, rOurs, rBase []float64
-		for range runs {
-			t, r, err := once(doc, ours, "--json")
-			if err != nil {
+	fmt.Println("| shape | entries | input MB | ours s | baseline s | time ours ÷ baseline | CPU ours ÷ baseline | peak RSS ours ÷ input | peak RSS baseline ÷ input |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	for _, shape := range selected {
+		for _, s := range strings.Split(sizes, ",") {
+			if err := row(dir, ours, base, shape, s, runs); err != nil {
 				return err
 			}
-			tOurs, rOurs = append(tOurs, t), append(rOurs, r)
-			if t, r, err = once(doc, base); err != nil {
-				return err
-			}
-			tBase, rBase = append(tBase, t), append(rBase, r)
 		}
-		in := float64(st.Size())
-		fmt.Printf("| %d | %.1f | %.3f | %.3f | %.2f | %.2f | %.2f |\n", n, in/1e6, measure.Median(tOurs), measure.Median(tBase), measure.Median(tOurs)/measure.Median(tBase),
-			measure.Median(rOurs)/in, measure.Median(rBase)/in)
 	}
 	return nil
 }
 
-// once runs bin with the document on stdin and returns its wall time in
-// seconds and its peak RSS in bytes.
-func once(doc, bin string, args ...string) (float64, float64, error) {
+// row measures one shape and size: both binaries alternately, runs times.
+func row(dir, ours, base string, shape synth.Shape, s string, runs int) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("-n: %w", err)
+	}
+	doc := filepath.Join(dir, "doc.json")
+	f, err := os.Create(doc)
+	if err != nil {
+		return err
+	}
+	if err := synth.InventoryShape(f, n, shape); err != nil {
+		return err
+	}
+	st, _ := f.Stat()
+	f.Close()
+	var tOurs, tBase, cOurs, cBase, rOurs, rBase []float64
+	for range runs {
+		r, err := once(doc, ours, "--json")
+		if err != nil {
+			return err
+		}
+		tOurs, cOurs, rOurs = append(tOurs, r.Wall), append(cOurs, r.CPU), append(rOurs, r.RSS)
+		if r, err = once(doc, base); err != nil {
+			return err
+		}
+		tBase, cBase, rBase = append(tBase, r.Wall), append(cBase, r.CPU), append(rBase, r.RSS)
+	}
+	in := float64(st.Size())
+	med := measure.Median
+	fmt.Printf("| %s | %d | %.1f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f |\n", shape.Name, n, in/1e6, med(tOurs), med(tBase),
+		med(tOurs)/med(tBase), med(cOurs)/med(cBase), med(rOurs)/in, med(rBase)/in)
+	return nil
+}
+
+// once runs bin with the document on stdin and returns its wall time,
+// CPU time and peak RSS.
+func once(doc, bin string, args ...string) (measure.Result, error) {
 	in, err := os.Open(doc)
 	if err != nil {
-		return 0, 0, err
+		return measure.Result{}, err
 	}
 	defer in.Close()
-	r, err := measure.Run(append([]string{bin}, args...), measure.Options{Stdin: in})
-	return r.Wall, r.RSS, err
+	return measure.Run(append([]string{bin}, args...), measure.Options{Stdin: in})
 }

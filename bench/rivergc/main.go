@@ -14,7 +14,13 @@
 //   - force: `river-gc --force` ÷ `find DIR -type f -delete`, each on a
 //     fresh `cp -a` copy of the tree (the copy is not timed);
 //   - hostile: river-gc with 1,000 and 100,000 `--exclude '**/**/**/a*b*c*'`
-//     over 100 files of 30 segments under .river/tmp (absolute time).
+//     over 100 files of 30 segments under .river/tmp (absolute time);
+//   - layouts (-layouts-fs tmpfs=/mnt/t,disk=/var/tmp): --force ÷ find
+//     -type f -delete on issue 27's trees of empty files under .river/tmp
+//     (-layouts: flat 1 × 30,000, grid 30 × 1,000, deep 50 chains × 20
+//     levels × 30, wide 100 × 1,000),
+//     all old or every third recent, on each file system; alternating
+//     pairs on fresh cp -a copies, the median of the pairs' ratios.
 //
 // No test asserts a time; this is a report.
 package main
@@ -47,9 +53,18 @@ func main() {
 	runs := flag.Int("runs", 3, "timed runs per program and size (the median is reported)")
 	src := flag.String("src", ".", "checkout to build river-gc from")
 	work := flag.String("work", "", "directory for trees (default: a temporary directory)")
+	layoutsFS := flag.String("layouts-fs", "", "LABEL=DIR,…: the --force layout rows (all removed and mixed) on each DIR's file system (empty: skip)")
+	layouts := flag.String("layouts", "flat,grid,deep", "the layouts of -layouts-fs: flat, grid, deep, wide")
 	flag.Parse()
 	b := &bench{runs: *runs}
-	if err := b.main(*src, *work, *sizes, *force, *hostile); err != nil {
+	fsDirs, err := parseFS(*layoutsFS)
+	if *layoutsFS == "" {
+		fsDirs, err = nil, nil
+	}
+	if err == nil {
+		err = b.main(*src, *work, *sizes, *force, *hostile, fsDirs, *layouts)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "rivergc:", err)
 		os.Exit(1)
 	}
@@ -61,7 +76,7 @@ type bench struct {
 	gctree   string
 }
 
-func (b *bench) main(src, work, sizes string, force int, hostile string) error {
+func (b *bench) main(src, work, sizes string, force int, hostile string, fsDirs [][2]string, layouts string) error {
 	dir, err := os.MkdirTemp(work, "rivergc-bench")
 	if err != nil {
 		return err
@@ -111,6 +126,10 @@ func (b *bench) main(src, work, sizes string, force int, hostile string) error {
 		if err := b.hostile(hostile); err != nil {
 			return err
 		}
+		fmt.Println()
+	}
+	if len(fsDirs) > 0 {
+		return b.forceLayouts(fsDirs, layouts)
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/plangate-gc/plangate-gc/gate"
+	"github.com/plangate-gc/plangate-gc/internal/bucket"
 	"github.com/plangate-gc/plangate-gc/internal/clidoc"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/report"
@@ -82,6 +83,9 @@ func pinAllocation(out *gc.Outcome) {
 
 // absRoot is the root's absolute name, as the record shows it.
 func absRoot(dir string) string {
+	if bucket.IsRoot(dir) {
+		return dir
+	}
 	if abs, err := filepath.Abs(dir); err == nil {
 		return abs
 	}

@@ -9,6 +9,8 @@ package report
 import (
 	"bytes"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -225,6 +227,15 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		}
 		j.key("finished")
 		j.lit(strconv.FormatBool(in.Finished))
+		j.end('}')
+	}
+	if o.Requests != nil { // a bucket run: its requests by kind (SPEC H6)
+		j.key("requests")
+		j.begin('{')
+		for _, k := range slices.Sorted(maps.Keys(o.Requests)) {
+			j.key(k)
+			j.lit(strconv.Itoa(o.Requests[k]))
+		}
 		j.end('}')
 	}
 	j.end('}')

@@ -58,7 +58,10 @@
 // one directory, at most 256 of them (a path given twice stays in one
 // run). A run resolves its directory once, for its first target, and every
 // target of the run uses that descriptor (a failed resolution is every
-// target's error). Runs are handed out in path order to a pool of workers,
+// target's error). Runs are handed out to a pool of workers, the first
+// run of each directory, then the second of each, and so on (a rename
+// and an unlink lock their directory: workers in different directories
+// do not wait for each other),
 // two per CPU Go may use (2 × GOMAXPROCS, at most 8); a worker handles the
 // targets of its run in order, so two workers never hold the same path.
 // Results are kept per target and listed in path order, so the Report does

@@ -47,6 +47,30 @@ func runsOf(ts []Target) []span {
 	return runs
 }
 
+// acrossDirs reorders runs (in path order) so that runs taken one after
+// another are in different directories where the targets allow: the first
+// run of every directory, then the second of each, and so on. A rename and
+// an unlink lock their directory, so workers in the same directory wait
+// for each other; in different directories they do not.
+func acrossDirs(ts []Target, runs []span) []span {
+	var groups [][]span // runs of one directory, consecutive in path order
+	for i, r := range runs {
+		if i == 0 || dirOf(ts[r.lo].Path) != dirOf(ts[runs[i-1].lo].Path) {
+			groups = append(groups, nil)
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], r)
+	}
+	out := make([]span, 0, len(runs))
+	for k := 0; len(out) < len(runs); k++ {
+		for _, g := range groups {
+			if k < len(g) {
+				out = append(out, g[k])
+			}
+		}
+	}
+	return out
+}
+
 // dirOf is the part of a target path before its last '/', "" when there
 // is none (a malformed path is refused later by splitPath).
 func dirOf(p string) string {
@@ -91,12 +115,14 @@ func (d *deleter) sweepSequential(ctx context.Context, ts []Target, runs []span,
 	}
 }
 
-// sweepParallel hands the runs, in path order, to n workers. Each worker
+// sweepParallel hands the runs, across directories (acrossDirs), to n
+// workers. Each worker
 // takes the next run and handles it (sweepRun), and stops at the first
 // target it finds ctx done for, so at most n files are in hand when ctx is
 // cancelled, and each of them is finished. Progress is reported on the
 // caller's goroutine, counting the targets handled so far.
 func (d *deleter) sweepParallel(ctx context.Context, ts []Target, runs []span, res []result, n int, progress func(int, int)) {
+	runs = acrossDirs(ts, runs)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	var after func(int)

@@ -39,6 +39,26 @@ func TestRunsOf(t *testing.T) {
 	}
 }
 
+// TestAcrossDirs: runs are handed out a directory's first run, then the
+// next directory's, and every run exactly once.
+func TestAcrossDirs(t *testing.T) {
+	var ts []Target
+	for _, d := range []string{"a", "b", "c"} {
+		n := map[string]int{"a": 2*maxRun + 1, "b": 3, "c": maxRun + 1}[d]
+		for i := range n {
+			ts = append(ts, Target{Path: fmt.Sprintf("%s/f%04d", d, i)})
+		}
+	}
+	runs := runsOf(ts)
+	got := acrossDirs(ts, runs)
+	a0, a1, a2 := runs[0], runs[1], runs[2]
+	b0, c0, c1 := runs[3], runs[4], runs[5]
+	want := []span{a0, b0, c0, a1, c1, a2}
+	if !slices.Equal(got, want) {
+		t.Errorf("acrossDirs %v, want %v (runs %v)", got, want, runs)
+	}
+}
+
 func cmpPath(a, b string) int {
 	switch {
 	case a < b:

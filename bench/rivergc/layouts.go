@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/plangate-gc/plangate-gc/bench/internal/measure"
+)
+
+// A layout is one shape of .river/tmp for the --force rows: the files of
+// issue 27's deletion benchmark, empty, each old enough to be removed
+// (all) or, in a mixed tree, every third one recent enough to stay.
+type layout struct {
+	name string
+	// paths lists the files, root-relative, in creation order.
+	paths func() []string
+}
+
+// deleteLayouts are issue 27's: flat (1 directory × 30,000 files), grid
+// (30 × 1,000), deep (50 chains of 20 nested directories, 30 files at
+// every level) and wide (100 × 1,000, the issue's disk tree).
+var deleteLayouts = []layout{
+	{"wide", func() []string { return grid(100, 1000) }},
+	{"flat", func() []string { return grid(1, 30000) }},
+	{"grid", func() []string { return grid(30, 1000) }},
+	{"deep", func() []string {
+		var ps []string
+		for c := range 50 {
+			dir := fmt.Sprintf(".river/tmp/chain-%02d", c)
+			for l := range 20 {
+				dir += fmt.Sprintf("/level-%02d", l)
+				for f := range 30 {
+					ps = append(ps, fmt.Sprintf("%s/f-%02d.tmp", dir, f))
+				}
+			}
+		}
+		return ps
+	}},
+}
+
+// grid is dirs directories of files files each under .river/tmp.
+func grid(dirs, files int) []string {
+	var ps []string
+	for d := range dirs {
+		for f := range files {
+			ps = append(ps, fmt.Sprintf(".river/tmp/dir-%02d/f-%05d.tmp", d, f))
+		}
+	}
+	return ps
+}
+
+// Times the layouts' files get: gcFlags's clock is 2025-11-29 with 60
+// days of retention.
+var (
+	oldTime    = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	recentTime = time.Date(2025, 11, 28, 0, 0, 0, 0, time.UTC)
+)
+
+// writeLayout creates the layout's files below root; in a mixed tree
+// every third file is recent. It returns how many files river-gc removes.
+func writeLayout(root string, l layout, mixed bool) (int, error) {
+	removed := 0
+	made := map[string]bool{}
+	for i, p := range l.paths() {
+		full := filepath.Join(root, p)
+		if d := filepath.Dir(full); !made[d] {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return 0, err
+			}
+			made[d] = true
+		}
+		if err := os.WriteFile(full, nil, 0o644); err != nil {
+			return 0, err
+		}
+		t := oldTime
+		if mixed && i%3 == 2 {
+			t = recentTime
+		} else {
+			removed++
+		}
+		if err := os.Chtimes(full, t, t); err != nil {
+			return 0, err
+		}
+	}
+	return removed, nil
+}
+
+// forceLayouts prints one row per file system, layout and tree kind:
+// river-gc --force ÷ find -type f -delete, medians of runs alternating
+// pairs, each run on a fresh cp -a of the pristine tree (not timed).
+// fsDirs maps a file-system label to a directory on it.
+func (b *bench) forceLayouts(fsDirs [][2]string, names string) error {
+	fmt.Println("| file system | layout | tree | files | river-gc deletes | river-gc s | find -delete s | time ratio, median of the pairs' (goal ≤ 1.5) | CPU s, river-gc ÷ find | CPU ratio |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	for _, fsd := range fsDirs {
+		for _, l := range deleteLayouts {
+			if !slices.Contains(strings.Split(names, ","), l.name) {
+				continue
+			}
+			for _, mixed := range []bool{false, true} {
+				if err := b.forceLayout(fsd[0], fsd[1], l, mixed); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
+	work, err := os.MkdirTemp(dir, "rivergc-layout")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	pristine, victim := filepath.Join(work, "pristine"), filepath.Join(work, "victim")
+	want, err := writeLayout(pristine, l, mixed)
+	if err != nil {
+		return err
+	}
+	files := countFiles(pristine)
+	fresh := func() error {
+		if err := os.RemoveAll(victim); err != nil {
+			return err
+		}
+		if msg, err := exec.Command("cp", "-a", pristine, victim).CombinedOutput(); err != nil {
+			return fmt.Errorf("cp -a: %v\n%s", err, msg)
+		}
+		exec.Command("sync").Run() // the copy's writeback is not the next run's cost
+		return nil
+	}
+	defer os.RemoveAll(victim)
+	gc := append([]string{b.bin, "--root", victim, "--force", "--json", "--quiet"}, gcFlags...)
+	find := []string{"find", victim, "-type", "f", "-delete"}
+	var tg, tf, cg, cf, pairs []float64
+	for i := -1; i < b.runs; i++ { // i == -1: warm-up, not recorded
+		if err := fresh(); err != nil {
+			return err
+		}
+		r, err := measure.Run(gc, measure.Options{})
+		if err != nil {
+			return err
+		}
+		if got := files - countFiles(victim); got != want {
+			return fmt.Errorf("%s %s: river-gc deleted %d files, want %d", label, l.name, got, want)
+		}
+		if err := fresh(); err != nil {
+			return err
+		}
+		r2, err := measure.Run(find, measure.Options{})
+		if err != nil {
+			return err
+		}
+		if i >= 0 {
+			tg, cg, tf, cf = append(tg, r.Wall), append(cg, r.CPU), append(tf, r2.Wall), append(cf, r2.CPU)
+			pairs = append(pairs, r.Wall/r2.Wall)
+		}
+	}
+	kind := "all removed"
+	if mixed {
+		kind = "mixed (a third stays)"
+	}
+	med := measure.Median
+	fmt.Printf("| %s | %s | %s | %d | %d | %.3f | %.3f | %.2f | %.3f ÷ %.3f | %.2f |\n", label, l.name, kind, files, want,
+		med(tg), med(tf), med(pairs), med(cg), med(cf), med(cg)/med(cf))
+	return nil
+}
+
+// parseFS reads -layouts-fs: LABEL=DIR pairs, comma-separated.
+func parseFS(s string) ([][2]string, error) {
+	var out [][2]string
+	for _, kv := range strings.Split(s, ",") {
+		label, dir, ok := strings.Cut(kv, "=")
+		if !ok || label == "" || dir == "" {
+			return nil, fmt.Errorf("-layouts-fs: want LABEL=DIR, got %q", kv)
+		}
+		out = append(out, [2]string{label, dir})
+	}
+	return out, nil
+}
