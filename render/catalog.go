@@ -103,17 +103,17 @@ var messages = map[string][2]string{ // key → {ja, en}
 		"reason=size, sizeBytes=%s, cumulativeBytes=%s",
 		"reason=size, sizeBytes=%s, cumulativeBytes=%s"},
 	keyGCHeader: {
-		"river gc (%s) — retention: %s 日 / %s 件 / %s MiB (scope ごと), 基準時刻 %s",
+		"river gc (%s): スコープごとの保持ポリシーは保持期間 %s 日、最大 %s 件、最大 %s MiB。基準時刻 %s",
 		"river gc (%s) — retention per scope: age limit %s d, at most %s entries, at most %s MiB; now %s"},
 	"gc-header-scope": {
-		"  scope %s だけ: %s 日 / %s 件 / %s MiB",
+		"  スコープ %s だけ: 保持期間 %s 日、最大 %s 件、最大 %s MiB",
 		"  scope %s only: age limit %s d, at most %s entries, at most %s MiB"},
-	keyGCScope:       {"scope", "scope"},
+	keyGCScope:       {"スコープ", "scope"},
 	keyGCKept:        {"保持", "kept"},
 	keyGCSize:        {"サイズ", "size"},
 	keyGCRemoved:     {"削除", "removed"},
 	keyGCRemovedList: {"削除したファイル (%s 件):", "removed (%s):"},
-	keyGCWouldRemove: {"削除候補 (%s 件, dry-run のため未削除):", "would remove (%s, dry-run: nothing deleted):"},
+	keyGCWouldRemove: {"削除候補 (%s 件、dry-run のため未削除):", "would remove (%s, dry-run: nothing deleted):"},
 	keyGCWarning:     {"警告", "warning"},
 	keyGCQuestion:    {"要確認", "question"},
 	keyGCErrors:      {"エラー %s 件 (標準エラー出力に記載)", "errors: %s (listed on stderr)"},
@@ -126,7 +126,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-total-dry-run":   {"合計 %s (%s) を削除できます (dry-run のため未削除)", "Total reclaimable space: %s, %s (dry-run: nothing deleted)"},
 	"gc-protected":       {"保護", "protected"},
 	"gc-guarded":         {"組み込み保護", "guarded"},
-	"gc-excluded":        {"exclude", "excluded"},
+	"gc-excluded":        {"除外", "excluded"},
 	"gc-tracked":         {"git 管理", "tracked"},
 	"gc-col-path":        {"パス", "path"},
 	"gc-col-reason":      {"理由", "reason"},
@@ -141,43 +141,43 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-progress-scan":   {"走査中: %s ファイル", "scanning: %s files"},
 	"gc-progress-delete": {"削除中: %s/%s", "deleting %s/%s"},
 	"gc-warn-dangling-single-source": {
-		"single source のシンボリックリンク %s の参照先 %s が存在しません。リンクを張り直すか削除してください。",
+		"正本のシンボリックリンク %s の参照先 %s が存在しません。リンクを張り直すか削除してください。",
 		"the single source symlink %s points to %s, which does not exist; fix or remove the link."},
 	"gc-warn-single-source-outside-root": {
-		"single source のシンボリックリンク %s がルート外の %s を指しているため、ここでは何も保護しません。ルート内を指すようにしてください。",
+		"正本のシンボリックリンク %s がルート外の %s を指しているため、ここでは何も保護しません。ルート内を指すようにしてください。",
 		"the single source symlink %s points outside the root (%s), so it protects nothing here; point it inside the root."},
 	"gc-warn-single-source-loop": {
-		"single source のシンボリックリンク %s (%s) はリンクの連鎖がループしているため、何も保護しません。リンクを張り直してください。",
+		"正本のシンボリックリンク %s (%s) はリンクの連鎖がループしているため、何も保護しません。リンクを張り直してください。",
 		"the single source symlink %s (%s) is a loop of links, so it protects nothing; fix the link."},
 	"gc-warn-single-source-not-a-directory": {
-		"single source のシンボリックリンク %s (%s) はディレクトリでないものに行き当たります。リンクを張り直してください。",
+		"正本のシンボリックリンク %s (%s) はディレクトリでないものに行き当たります。リンクを張り直してください。",
 		"the single source symlink %s (%s) runs into something that is not a directory; fix the link."},
 	"gc-warn-single-source-undecided": {
-		"single source のシンボリックリンク %s (%s) の参照先がルート内か判定できません (%s)。%s 全体を保護しました。",
+		"正本のシンボリックリンク %s (%s) の参照先がルート内か判定できません (%s)。%s 全体を保護しました。",
 		"cannot tell whether the single source symlink %s (%s) points inside the root (%s), so all of %s is kept."},
 	"gc-warn-nested-repo": {
-		"scope %s: 独自の .git を持つディレクトリ %s 件は別のリポジトリなので、中に入らず何も削除しません (最初: %s)。",
+		"スコープ %s: 独自の .git を持つディレクトリ %s 件は別のリポジトリなので、中に入らず何も削除しません (最初: %s)。",
 		"scope %s: directories holding their own .git are other repositories, never entered and never cleaned: %s (first: %s)."},
 	"gc-warn-unused-exclude": {
-		"--exclude %s はどのファイルにも一致しませんでした。パターンの綴りと scope を確認してください。",
+		"--exclude %s はどのファイルにも一致しませんでした。パターンの綴りとスコープを確認してください。",
 		"--exclude %s matched no file of the selected scopes; check the pattern's spelling and the scopes."},
 	"gc-warn-unjudgeable-name": {
-		"scope %s: エンジンが判定できない名前のファイル %s 件を保持しました (最初: %s)。名前を変更すると判定対象になります。",
+		"スコープ %s: エンジンが判定できない名前のファイル %s 件を保持しました (最初: %s)。名前を変更すると判定対象になります。",
 		"scope %s: files kept because the engine cannot judge their names: %s (first: %s); rename them to have them judged."},
 	"gc-warn-unreadable-entry": {
-		"scope %s: 読めない行 %s 件を保持しました (最初: %s)。JSON オブジェクトで RFC 3339 の timestamp を持つ行だけが判定されます。",
-		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object with an RFC 3339 timestamp is judged."},
+		"スコープ %s: 読めない行 %s 件を保持しました (最初: %s)。timestamp が JavaScript の Date で確実に読める ISO 形式 (RFC 3339 の閏秒を除く) の JSON オブジェクトの行だけが判定されます。",
+		"scope %s: unreadable lines kept: %s (first: %s); only a JSON object whose timestamp JavaScript's Date reads for certain (ISO 8601 with an offset, or a date; not a leap second) is judged."},
 	"gc-warn-undecided-entry": {
-		"scope %s: River Review の読み方を river gc が再現できない値 (有効期限など) を持つエントリ %s 件を保持しました (最初: %s)。",
+		"スコープ %s: River Review の読み方を river gc が再現できない値 (有効期限など) を持つエントリ %s 件を保持しました (最初: %s)。",
 		"scope %s: entries kept because a value deciding them (an expiry) is one river gc cannot read as River Review does: %s (first: %s)."},
 	"gc-warn-future-timestamp": {
-		"scope %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
+		"スコープ %s: タイムスタンプが未来 (--now より後) のファイル %s 件を保持しました (最初: %s)。時計またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp in the future (after --now): %s (first: %s); check the clock or the metadata."},
 	"gc-warn-unusable-timestamp": {
-		"scope %s: タイムスタンプが 1970 年以前で使えないファイル %s 件を保持しました (最初: %s)。mtime またはメタデータを確認してください。",
+		"スコープ %s: タイムスタンプが 1970 年以前で使えないファイル %s 件を保持しました (最初: %s)。mtime またはメタデータを確認してください。",
 		"scope %s: files kept with a timestamp at or before 1970, which is unusable: %s (first: %s); check the mtimes or the metadata."},
 	"gc-warn-aggressive": {
-		"scope %s: 削除判定 %s 件 / 全 %s 件 (80%% 超)。retention が厳しすぎないか確認してください。",
+		"スコープ %s: 削除判定 %s 件 / 全 %s 件 (80%% 超)。保持ポリシーが厳しすぎないか確認してください。",
 		"scope %s: removals %s of %s (more than 80%%); check that the retention is not too aggressive."},
 	"gc-warn-unprotected-delete": {
 		"%s 件を rename による保護なしで削除しました。名前が長すぎるか、renameat2 非対応のファイルシステムです。",
@@ -188,6 +188,12 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-in-flight": {
 		"実行中の --force が作業用の名前で削除中のファイルが %s 件あります (最初: %s)。中断の残りではありません。",
 		"files a --force run that is running now holds under a private name while deleting them: %s (first: %s); not leftovers of an interrupted run."},
+	"gc-warn-no-git-index": {
+		"%s はバケットで git インデックスがありません。追跡ファイルの保護は適用されません (.gitkeep と .keep は保護します)。",
+		"%s is a bucket, which has no git index: tracked-file protection does not apply (.gitkeep and .keep stay protected)."},
+	"gc-warn-versioned-bucket": {
+		"%s はバージョニングが有効です。削除 %s 件は削除マーカーを残しただけで、容量は非現行バージョンが期限切れになるまで戻りません。",
+		"%s keeps versions: the %s deletions left delete markers, and the space returns only when the noncurrent versions expire."},
 	"gc-warn-leftover": {
 		"中断された以前の実行が作業用の名前で残したファイルが %s 件あります (最初: %s)。次の --force 実行で元の名前に戻します。",
 		"files an interrupted run left under a private name: %s (first: %s); the next --force run puts them back."},
@@ -207,14 +213,14 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-err-op-lock":        {"ロックを取得できません: %s", "cannot lock: %s"},
 	"gc-err-interrupted":    {"実行が中断されました: %s 件の削除は試行していません", "run interrupted: %s deletions not attempted"},
 	"gc-err-changed":        {"スキャン後に変更されました: %s", "changed since scan: %s"},
-	"gc-err-owner":          {"元の所有者 (uid %s, gid %s) に戻せません", "cannot give it back to its owner (uid %s, gid %s)"},
+	"gc-err-owner":          {"元の所有者 (uid %s、gid %s) に戻せません", "cannot give it back to its owner (uid %s, gid %s)"},
 	"gc-err-changed-any":    {"スキャン後に変更されました", "changed since scan"},
 	"gc-err-not-regular":    {"通常ファイルではありません", "not a regular file"},
 	"gc-err-not-dir":        {"ディレクトリではありません", "not a directory"},
 	"gc-err-locked":         {"別の river gc --force 実行がロックを保持しています", "another river gc --force run holds the lock"},
 	"gc-err-too-large":      {"値が 2^53-1 を超えています", "beyond 2^53-1"},
 	"gc-err-other-mount":    {"別のファイルシステム上にあります", "on another file system"},
-	"gc-err-unknown-scope":  {"不明な scope です", "unknown scope"},
+	"gc-err-unknown-scope":  {"不明なスコープです", "unknown scope"},
 	"gc-err-op-delete":      {"削除できません: %s", "cannot delete: %s"},
 	"gc-err-held":           {"%s のため削除せず、元の名前が使われているため %s として残しました (%s)", "%s; not deleted, and kept as %s because its name was taken (%s)"},
 	"gc-err-held-other":     {"%s のため削除せず、元の名前に戻せなかったため %s として残しました (%s)", "%s; not deleted, and kept as %s because putting it back failed (%s)"},
@@ -229,7 +235,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-note-changed":       {"走査中に変更されました (現在 %s)。下位を走査しません", "changed during scan (now %s); not descended"},
 	"gc-note-metadata":      {"メタデータを使いません (%s)。mtime を使います", "metadata not used (%s); mtime used"},
 	"gc-explain-file": {
-		"%s: scope %s, %s, タイムスタンプ %s (%s), 経過 %s 日",
+		"%s: スコープ %s、%s、タイムスタンプ %s (%s)、経過 %s 日",
 		"%s: scope %s, %s, timestamp %s (%s), age in days %s"},
 	"gc-explain-nofile": {"%s:", "%s:"},
 	"gc-verdict-remove-age": {
@@ -239,10 +245,10 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-remove-size": {
 		"→ 削除: size (累計 %s > 上限 %s MiB)", "→ remove: size (cumulative %s > max %s MiB)"},
 	"gc-verdict-keep": {
-		"→ 保持: すべての上限内 (%s 日 / %s 件 / %s MiB)", "→ keep: within every limit (age limit %s d, at most %s entries, at most %s MiB)"},
-	"gc-verdict-guarded": {"→ 保持: single source (またはその参照先) のため削除しません", "→ keep: a single source (or its target); never deleted"},
+		"→ 保持: すべての上限内 (保持期間 %s 日、最大 %s 件、最大 %s MiB)", "→ keep: within every limit (age limit %s d, at most %s entries, at most %s MiB)"},
+	"gc-verdict-guarded": {"→ 保持: 正本 (またはその参照先) のため削除しません", "→ keep: a single source (or its target); never deleted"},
 	"gc-verdict-live":    {"→ 保持: 生きているエントリ (または保持されるエントリが参照している)", "→ keep: a live entry (or one a kept entry refers to); never removed"},
-	"gc-verdict-live-ledger": {"→ 保持: ledger の最後の 2 行 (upstream の compare-eval-ledger が比較する) か、timestamp を持つ JSON オブジェクトでない行; 削除しません",
+	"gc-verdict-live-ledger": {"→ 保持: 台帳の最後の 2 行 (River Review の compare-eval-ledger が比較する) か、「timestamp」を持つ JSON オブジェクトでない行。削除しません",
 		"→ keep: one of the ledger's last two lines (upstream's compare-eval-ledger compares them) or a line that is not a JSON object with a timestamp; never removed"},
 	"gc-verdict-excluded":     {"→ 保持: --exclude に一致", "→ keep: matched --exclude"},
 	"gc-verdict-tracked":      {"→ 保持: git 管理下 (または .gitkeep/.keep)", "→ keep: tracked in git (or .gitkeep/.keep)"},
@@ -250,11 +256,11 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-verdict-future":       {"→ 保持: タイムスタンプが未来 (--now より後)", "→ keep: timestamp in the future (after --now)"},
 	"gc-verdict-nested-repo":  {"→ 保持: 独自の .git を持つ別のリポジトリの中", "→ keep: inside another repository (a directory holding its own .git); never entered"},
 	"gc-verdict-unusable":     {"→ 保持: タイムスタンプが 1970 年以前で使えません", "→ keep: timestamp at or before 1970 (unusable)"},
-	"gc-verdict-not-in-scope": {"→ 選択された scope のいずれにも含まれません", "→ not in any selected scope"},
+	"gc-verdict-not-in-scope": {"→ 選択されたスコープのいずれにも含まれません", "→ not in any selected scope"},
 	"gc-verdict-not-found":    {"→ 通常ファイルが見つかりません", "→ not found (no regular file at this path)"},
-	"gc-verdict-entry-scope-off": {"→ scope %[1]s のエントリ名です。この scope は選択されていません (--scope %[1]s を付けてください)",
+	"gc-verdict-entry-scope-off": {"→ スコープ %[1]s のエントリ名です。このスコープは選択されていません (--scope %[1]s を付けてください)",
 		"→ an entry name of scope %[1]s, which is not selected (add --scope %[1]s)"},
-	"gc-verdict-no-entry": {"→ scope %s のストアにこの名前のエントリはありません (id の / や空白などは %%XX でエスケープされます)",
+	"gc-verdict-no-entry": {"→ スコープ %s のストアにこの名前のエントリはありません (id の / や空白などは %%XX でエスケープされます)",
 		"→ no entry of that name in scope %s's store (ids are named with /, spaces and the like escaped as %%XX)"},
 	"gc-verdict-error": {"→ エラー: %s", "→ error: %s"},
 	keyHandoffNote: {

@@ -15,21 +15,30 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 		"--explain は質問に答えるだけで何も変更しません。%s とは併用できません",
 		"--explain answers questions and changes nothing; it does not combine with %s"},
 	"gc-cfg-emit-with": {
-		"--emit-inventory はエンジンの入力を書くだけです。--force, --json, --summary-file とは併用できません",
+		"--emit-inventory はエンジンの入力を書くだけです。--force、--json、--summary-file とは併用できません",
 		"--emit-inventory only writes the engine's input; it does not combine with --force, --json or --summary-file"},
 	"gc-cfg-quiet-debug": {"--quiet と --debug は同時に指定できません", "--quiet and --debug are mutually exclusive"},
 	"gc-cfg-needs-json":  {"%s には --json が必要です", "%s needs --json"},
 	"gc-cfg-now": {
 		"--now %s: 1970 年以降の RFC 3339 タイムスタンプを指定してください (例: 2025-11-29T00:00:00Z)",
 		"--now %s: want an RFC 3339 timestamp from 1970 on, such as 2025-11-29T00:00:00Z"},
+	"gc-cfg-bucket-root": {
+		"--root %s: s3://BUCKET/PREFIX の形で指定してください",
+		"--root %s: want s3://BUCKET/PREFIX"},
+	"gc-cfg-bucket": {
+		"--root %s: バケットを使えません: %s",
+		"--root %s: cannot use the bucket: %s"},
+	"gc-cfg-bucket-condition": {
+		"--root %s: サーバーが条件付きリクエストを守りません (%s)。スキャン後に変わったオブジェクトを削除しうるため --force は使えません",
+		"--root %s: the server does not honour a conditional request (%s); --force could delete objects changed since the scan, so it is refused"},
 	"gc-cfg-git-env": {
-		"%s が設定されています: river gc は root より上の .git からのみ git index を見つけるため、%s が管理対象にするファイルを判別できません。解除してください",
+		"%s が設定されています: river gc はルートより上の .git からのみ git のインデックスを見つけるため、%s が管理対象にするファイルを判別できません。解除してください",
 		"%s is set: river gc finds the git index only through a .git entry above the root, on the root's file system, so it cannot tell which files %s makes tracked; unset it"},
 	"gc-cfg-scope": {
-		"--scope %s: memory, evals, review-artifacts, tmp, runs, memory-entries, eval-ledger, all のいずれかを指定してください",
+		"--scope %s: memory、evals、review-artifacts、tmp、runs、memory-entries、eval-ledger、all のいずれかを指定してください",
 		"--scope %s: want memory, evals, review-artifacts, tmp, runs, memory-entries, eval-ledger or all"},
 	"gc-cfg-policy-scope": {
-		"%s %s: 不明な scope %s です。memory, evals, review-artifacts, tmp, runs, memory-entries, eval-ledger のいずれかを指定してください",
+		"%s %s: 不明なスコープ %s です。memory、evals、review-artifacts、tmp、runs、memory-entries、eval-ledger のいずれかを指定してください",
 		"%s %s: unknown scope %s; want memory, evals, review-artifacts, tmp, runs, memory-entries or eval-ledger"},
 	"gc-cfg-policy-days":    {"%s %s: 0 以上の数を指定してください", "%s %s: want a number ≥ 0"},
 	"gc-cfg-policy-entries": {"%s %s: 1 以上の整数を指定してください", "%s %s: want an integer ≥ 1"},
@@ -39,22 +48,22 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 		"%s: %s holds a comma; repeat the flag for each value: %s"},
 	"gc-cfg-root-missing": {"--root %s: 存在するディレクトリではありません", "--root %s: not an existing directory"},
 	"gc-cfg-root-not-river": {
-		"--root %s には .river/ も artifacts/ もありません: River Review リポジトリの root ではありません",
+		"--root %s には .river/ も artifacts/ もありません: River Review リポジトリのルートではありません",
 		"--root %s holds neither .river/ nor artifacts/: not a River Review repository root"},
 	"gc-cfg-no-root": {
-		"%s とその上位に River Review リポジトリの root (.river/ か artifacts/ を持つディレクトリ) がありません。リポジトリ内で実行するか --root を指定してください",
+		"%s とその上位に River Review リポジトリのルート (.river/ か artifacts/ を持つディレクトリ) がありません。リポジトリ内で実行するか --root を指定してください",
 		"no River Review repository root (a directory holding .river/ or artifacts/) in %s or above it; run from the repository or pass --root"},
 	"gc-cfg-exclude-backslash": {
-		"--exclude %s: バックスラッシュ区切りの Windows パスは root からの相対パスに一致しません。/ で区切ってください: %s",
+		"--exclude %s: バックスラッシュ区切りの Windows パスはルートからの相対パスに一致しません。/ で区切ってください: %s",
 		"--exclude %s: a Windows path with backslashes never matches a root-relative path; separate with /: %s"},
 	"gc-cfg-exclude-outside": {
-		"--exclude %s: root の外の絶対パスです。root 内のファイルには一致しません",
+		"--exclude %s: ルートの外の絶対パスです。ルート内のファイルには一致しません",
 		"--exclude %s: an absolute path outside the root; it can never match a file in the root"},
 	"gc-cfg-exclude-dotdot": {
-		"--exclude %s: .. を含むパターンは root からの相対パスに一致しません",
+		"--exclude %s: .. を含むパターンはルートからの相対パスに一致しません",
 		"--exclude %s: a pattern with a .. component can never match a root-relative path"},
 	"gc-cfg-exclude-root": {
-		"--exclude %s: root 自体を指しています。保護したいパスを root からの相対パスで指定してください",
+		"--exclude %s: ルート自体を指しています。保護したいパスをルートからの相対パスで指定してください",
 		"--exclude %s: names the root itself; give the paths to protect, relative to the root"},
 	"gc-cfg-pattern-empty":              {"gitignore パターン %s が空か空白のみです", "gitignore pattern %s is empty or only spaces"},
 	"gc-cfg-pattern-comment":            {"gitignore パターン %s はエスケープされていない '#' で始まります (コメント)。'#' そのものは \\# と書いてください", "gitignore pattern %s starts with an unescaped '#' (a comment); write \\# for a literal '#'"},
@@ -65,16 +74,16 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-out-not-regular":            {"存在し、通常ファイルではありません。river gc は置き換えません", "exists and is not a regular file; river gc never replaces it"},
 	"gc-cfg-out-linked":                 {"他のハードリンクがあります。river gc は名前が 1 つのファイルにのみ追記します", "has other hard links; river gc appends only to a file with one name"},
 	"gc-cfg-out-protected":              {"%sです。river gc はそこに書きません", "is %s; river gc never writes there"},
-	"gc-cfg-what-journal":               {"river gc の intent journal", "river gc's intent journal"},
-	"gc-cfg-what-scope-dir":             {"scope のディレクトリが置かれる場所", "where a scope directory belongs"},
-	"gc-cfg-what-source":                {"single source の %s ", "the single source %s"},
-	"gc-cfg-what-source-target":         {"single source の %s (またはそのリンク先) ", "the single source %s (or what it points to)"},
-	"gc-cfg-what-entry":                 {"scope %s のエントリ", "an entry of scope %s"},
+	"gc-cfg-what-journal":               {"river gc のジャーナル", "river gc's intent journal"},
+	"gc-cfg-what-scope-dir":             {"スコープのディレクトリが置かれる場所", "where a scope directory belongs"},
+	"gc-cfg-what-source":                {"正本 %s ", "the single source %s"},
+	"gc-cfg-what-source-target":         {"正本 %s (またはそのリンク先) ", "the single source %s (or what it points to)"},
+	"gc-cfg-what-entry":                 {"スコープ %s のエントリ", "an entry of scope %s"},
 	"gc-cfg-index": {
-		"git index を読めません (%s)。管理対象のファイルを判別できないため、何も判定・削除していません",
+		"git のインデックスを読めません (%s)。管理対象のファイルを判別できないため、何も判定・削除していません",
 		"cannot read the git index (%s); nothing judged or deleted, since tracked files could not be told apart"},
 	"gc-cfg-no-record": {
-		"この実行の記録を書けませんでした。intent journal を残すため、次の実行が削除内容を報告します",
+		"この実行の記録を書けませんでした。ジャーナルを残すため、次の実行が削除内容を報告します",
 		"the record of this run was not written; the intent journal is kept, so the next run reports what was deleted"},
 	"gc-cfg-unknown-flag":      {"不明なフラグ %s", "unknown flag %s"},
 	"gc-cfg-hint-sep":          {"。", "; "},
@@ -85,16 +94,16 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-hint-not-one-of":   {"%s は %s のいずれでもありません", "%s is not one of %s"},
 	"gc-cfg-missing-value":     {"%s には値が必要です", "%s needs a value"},
 	"gc-cfg-locked": {
-		"別の river gc --force 実行がこの root のロックを保持しています。何も変更していません",
+		"別の river gc --force 実行がこのルートのロックを保持しています。何も変更していません",
 		"another river gc --force run holds the lock on this root; nothing was changed"},
 	"gc-warn-root-fixture-passed": {
-		"%s にも .river/ か artifacts/ がありますが、git work tree の top である %s を root にしました (下の方はフィクスチャかコピーとみなします)。別の root なら --root を指定してください。",
+		"%s にも .river/ か artifacts/ がありますが、git 作業ツリーの最上位である %s をルートにしました (下の方はフィクスチャかコピーとみなします)。別のルートなら --root を指定してください。",
 		"%s also holds .river/ or artifacts/, but the top of its git work tree, %s, was taken as the root (the nearer one is taken for a fixture or a copy); pass --root to choose."},
 	"gc-warn-root-inside-work-tree": {
-		"root %s は git work tree %s の内側にあり、top には .river/ も artifacts/ もありません。フィクスチャかもしれません。--root で確認してください。",
+		"ルート %s は git 作業ツリー %s の内側にあり、最上位には .river/ も artifacts/ もありません。フィクスチャかもしれません。--root で確認してください。",
 		"the root %s lies inside the git work tree %s, whose top holds neither .river/ nor artifacts/: it may be a fixture; pass --root to be sure."},
-	"title-river-gc-root-fixture-passed":   {"river gc: 手前の .river/ を飛ばして work tree の top を root に", "river gc: a nearer .river/ passed over for the work tree's top"},
-	"title-river-gc-root-inside-work-tree": {"river gc: git work tree の内側の root", "river gc: a root inside a git work tree"},
+	"title-river-gc-root-fixture-passed":   {"river gc: 手前の .river/ を飛ばして作業ツリーの最上位をルートに", "river gc: a nearer .river/ passed over for the work tree's top"},
+	"title-river-gc-root-inside-work-tree": {"river gc: git 作業ツリーの内側のルート", "river gc: a root inside a git work tree"},
 	"gc-verdict-keep-exact": {
 		"→ 保持: 経過がちょうど %sで、保持期間 %s 日より古くはありません (削除は保持期間より古いものだけ)",
 		"→ keep: exactly %s old, not older than the %s-day retention (only older files go)"},
@@ -102,9 +111,9 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 		"→ ディレクトリです。river gc はファイルを判定し、ディレクトリは削除しません (配下で判定したファイル %s 件、うち削除 %s 件)",
 		"→ a directory: river gc judges files and never removes directories (files judged below it: %s, of which removed: %s)"},
 	"gc-verdict-in-source": {
-		"→ 保持: single source %s (またはその下) のため削除しません",
+		"→ 保持: 正本 %s (またはその下) のため削除しません",
 		"→ keep: at or below the single source %s; never deleted"},
-	"gc-verdict-outside":     {"→ 存在しますが、選択されたどの scope にも含まれません", "→ exists, outside every selected scope"},
+	"gc-verdict-outside":     {"→ 存在しますが、選択されたどのスコープにも含まれません", "→ exists, outside every selected scope"},
 	"gc-verdict-symlink":     {"→ シンボリックリンクです。辿らず、削除しません", "→ a symbolic link: never followed, never removed"},
 	"gc-verdict-not-regular": {"→ 通常ファイルではありません (FIFO、ソケット、デバイス)。開かず、削除しません", "→ not a regular file (a FIFO, socket or device): never opened, never removed"},
 	"gc-total-allocated": {

@@ -21,6 +21,7 @@ package main
 
 import (
 	"flag"
+	"math"
 	"fmt"
 	"os"
 	"os/exec"
@@ -62,6 +63,12 @@ if (mode === 'force') fs.writeFileSync(file, out);
 // gcFlags pin the clock and the policy: age 60 days, count and size
 // limits out of the way.
 var gcFlags = []string{"--now", benchNow, "--retention-days", "60", "--max-entries", "1000000000", "--max-size-mb", "1000000", "--json", "--quiet"}
+
+// nodeStringLimit is the longest string V8 makes (0x1fffffe8 UTF-16
+// units): readFileSync of a larger store throws ERR_STRING_TOO_LONG, so
+// upstream cannot read it at all and there is no Node time to compare
+// with (nor a before: the rows then measure river-gc alone).
+const nodeStringLimit = 0x1fffffe8
 
 // cutoff is the age limit Node applies: --now minus 60 days.
 const cutoff = "2025-09-30T00:00:00.000Z"
@@ -110,8 +117,13 @@ func bench(src, before, work, sizes, kinds, classes string, runs int, limit time
 		progs = append(progs, gcProgram(old))
 		fmt.Printf("; before: %s at %s", before, revision(before))
 	}
-	fmt.Printf("\n\n| store | entries | size | mode | store MB | river-gc s | node s | ratio (goal ≤ 1.5) | peak RSS MB | budget MB | RSS ÷ budget | before s | before ÷ node | before RSS MB |\n")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	floor, err := rssFloor(dir, bin)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n\nriver-gc's floor (peak RSS of a run without a store): %.1f MB\n\n", mb(floor))
+	fmt.Println("| store | entries | size | mode | store MB | river-gc s | node s | wall ratio (goal ≤ 1.5) | CPU ratio | peak RSS MB | above floor ÷ budget (goal ≤ 1) | budget MB | before s | before wall ratio | before CPU ratio | before RSS MB |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, kind := range strings.Split(kinds, ",") {
 		for _, class := range strings.Split(classes, ",") {
 			for _, f := range strings.Split(sizes, ",") {
@@ -119,7 +131,7 @@ func bench(src, before, work, sizes, kinds, classes string, runs int, limit time
 				if err != nil {
 					return fmt.Errorf("-n %q: %w", f, err)
 				}
-				if err := row(dir, kind, class, n, runs, limit, progs); err != nil {
+				if err := row(dir, kind, class, n, runs, limit, floor, progs); err != nil {
 					return err
 				}
 			}
@@ -150,7 +162,7 @@ func kindOf(file string) string {
 }
 
 // row measures one store in both modes and prints two rows.
-func row(dir, kind, class string, n, runs int, limit time.Duration, progs []program) error {
+func row(dir, kind, class string, n, runs int, limit time.Duration, floor float64, progs []program) error {
 	root := filepath.Join(dir, fmt.Sprintf("%s-%s-%d", kind, class, n))
 	file, err := writeStore(root, kind, n, class == "upstream")
 	if err != nil {
@@ -165,9 +177,14 @@ func row(dir, kind, class string, n, runs int, limit time.Duration, progs []prog
 		walls := make([][]float64, len(progs))
 		rss := make([][]float64, len(progs))
 		ratios := make([][]float64, len(progs)) // per round, ÷ node
+		cpus := make([][]float64, len(progs))   // per round, CPU ÷ node's
 		for round := range runs + 1 {
 			res := make([]measure.Result, len(progs))
 			for k, p := range progs {
+				if k > 0 && len(pristine) > nodeStringLimit {
+					res[k].Wall, res[k].CPU = math.NaN(), math.NaN() // Node cannot read it: no ratio
+					continue
+				}
 				if err := os.WriteFile(file, pristine, 0o644); err != nil { // a fresh copy, untimed
 					return err
 				}
@@ -182,19 +199,39 @@ func row(dir, kind, class string, n, runs int, limit time.Duration, progs []prog
 				walls[k] = append(walls[k], res[k].Wall)
 				rss[k] = append(rss[k], res[k].RSS)
 				ratios[k] = append(ratios[k], res[k].Wall/res[1].Wall)
+				cpus[k] = append(cpus[k], res[k].CPU/res[1].CPU)
 			}
 		}
 		budget := 2*float64(len(pristine)) + 200*float64(n)
 		gcRSS := measure.Median(rss[0])
-		fmt.Printf("| %s | %d | %s | %s | %.1f | %.3f | %.3f | %.2f | %.1f | %.1f | %.2f |", kind, n, class, mode, mb(float64(len(pristine))),
-			measure.Median(walls[0]), measure.Median(walls[1]), measure.Median(ratios[0]), mb(gcRSS), mb(budget), gcRSS/budget)
+		fmt.Printf("| %s | %d | %s | %s | %.1f | %.3f | %.3f | %.2f | %.2f | %.1f | %.2f | %.1f |", kind, n, class, mode, mb(float64(len(pristine))),
+			measure.Median(walls[0]), measure.Median(walls[1]), measure.Median(ratios[0]), measure.Median(cpus[0]),
+			mb(gcRSS), (gcRSS-floor)/budget, mb(budget))
 		if len(progs) > 2 {
-			fmt.Printf(" %.3f | %.2f | %.1f |\n", measure.Median(walls[2]), measure.Median(ratios[2]), mb(measure.Median(rss[2])))
+			fmt.Printf(" %.3f | %.2f | %.2f | %.1f |\n", measure.Median(walls[2]), measure.Median(ratios[2]), measure.Median(cpus[2]), mb(measure.Median(rss[2])))
 		} else {
-			fmt.Println(" – | – | – |")
+			fmt.Println(" – | – | – | – |")
 		}
 	}
 	return nil
+}
+
+// rssFloor is river-gc's median peak RSS over three runs on a root
+// without a store: the process itself, which no store budget pays for.
+func rssFloor(dir, bin string) (float64, error) {
+	root := filepath.Join(dir, "empty")
+	if err := os.MkdirAll(filepath.Join(root, ".river"), 0o755); err != nil {
+		return 0, err
+	}
+	var rss []float64
+	for range 3 {
+		r, err := measure.Run(append([]string{bin, "--root", root, "--scope", "memory-entries"}, gcFlags...), measure.Options{})
+		if err != nil {
+			return 0, err
+		}
+		rss = append(rss, r.RSS)
+	}
+	return measure.Median(rss), nil
 }
 
 func mb(b float64) float64 { return b / (1 << 20) }

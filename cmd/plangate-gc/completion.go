@@ -6,12 +6,13 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/plangate-gc/plangate-gc/internal/clidoc"
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // completionCmd prints a shell completion script generated from kong's
 // model of plangate-gc's command line.
 type completionCmd struct {
-	Shell string `arg:"" enum:"bash,zsh,fish" help:"The shell: bash, zsh or fish."`
+	Shell string `arg:"" enum:"bash,zsh,fish" help:"${h_shell}"`
 }
 
 // Run writes the script for the shell asked for.
@@ -33,8 +34,9 @@ func (c completionCmd) Run(e *env, k *kong.Context) error {
 // model is kong's model of plangate-gc's command line, built with run's
 // options, for the man page.
 func model() (clidoc.Command, error) {
-	parser, err := kong.New(&cli{}, kong.Name("plangate-gc"), kong.Description(description),
-		kong.Vars{"version": "plangate-gc"})
+	vars := helpVars(render.English)
+	vars["version"] = "plangate-gc"
+	parser, err := kong.New(&cli{}, kong.Name("plangate-gc"), kong.Description(description), vars)
 	if err != nil {
 		return clidoc.Command{}, err
 	}

@@ -1,7 +1,7 @@
-// Command plangate-gc is the skill plangate-gc-deterministic (SPEC Part A;
-// SPEC is docs/spec.md): it reads JSON inventory documents on stdin and
-// prints KEEP/REMOVE review lines or JSON. All logic lives in run and the
-// packages it calls.
+// Command plangate-gc is River Review's skill plangate-gc-deterministic as
+// a program: it reads JSON inventory documents on stdin and prints
+// KEEP/REMOVE review lines or JSON (docs/plangate-gc.md; the full contract
+// is docs/spec.md). All logic lives in run and the packages it calls.
 //
 // Usage:
 //
@@ -21,17 +21,19 @@
 //
 // judge (the default command) reads one or more concatenated JSON documents
 // (JSON Lines is fine) from stdin, or from FILE with --input, and judges
-// each on its own, writing one output block per document in input order
-// (SPEC A2):
+// each on its own, writing one output block per document in input order:
 //
-//	--json          one compact JSON object per document (SPEC A11) instead
-//	                of review lines (SPEC A10); same as --format json
-//	--format F      text (default, SPEC A10), review (lines River Review's
-//	                engine keeps, SPEC C2), json, findings (River Review
-//	                output.schema.json) or artifact (Review Artifact)
+//	--json          one compact JSON object per document instead of
+//	                review lines; same as --format json
+//	--format F      text (default: <file>:<line>: <message> review lines),
+//	                review (lines River Review's engine keeps), json,
+//	                findings (River Review output.schema.json) or
+//	                artifact (Review Artifact)
 //	--merge         with findings or artifact: one document for the whole
-//	                stream (SPEC C2)
-//	--lang ja|en    language of the review lines and messages (default ja)
+//	                stream
+//	--lang ja|en    language of the review lines and messages (default
+//	                ja, whatever the locale: the review lines are a
+//	                contract River Review reads)
 //	-i, --input F   read the documents from F instead of stdin
 //
 // A document that fails the gate prints exactly
@@ -51,11 +53,11 @@
 // fixtures; format in fixtures/README.md). For every case it checks the
 // exact bytes (unified diff on failure), runs the input twice and under 8
 // seeded permutations of inventory.paths and hardGuards (all outputs must
-// be identical), and checks seed 001's invariants on the JSON output: no
+// be identical), and checks the engine's invariants on the JSON output: no
 // hard-guarded or excluded path removed; removed sorted, unique, one reason
 // from age/count/size; every removed path canonical, in scope and in the
-// inventory; keep + remove = the distinct in-scope files; only SPEC A9
-// warning kinds. It prints one line per case (ok/FAIL, name, time),
+// inventory; keep + remove = the distinct in-scope files; only the seven
+// documented warning kinds. It prints one line per case (ok/FAIL, name, time),
 // failures indented below, and last "N passed, N failed".
 //
 //	--json          a machine-readable report
@@ -63,7 +65,7 @@
 //	--update        rewrite expectation files from the current output
 //	                (refused for a case failing determinism or invariants)
 //
-// Exit codes (SPEC A12): 0 for every verdict (ok, handoff, NO_REVIEW);
+// Exit codes: 0 for every verdict (ok, handoff, NO_REVIEW);
 // 1 for an I/O failure, or eval with a failing case; 2 for a usage error
 // (unknown flag, bad --lang, bad --run regex, missing eval DIR).
 package main

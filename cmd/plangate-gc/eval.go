@@ -2,18 +2,20 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 
 	"github.com/plangate-gc/plangate-gc/internal/eval"
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // evalCmd runs the evaluation harness over fixture cases, in-process;
 // the root flag --json asks for a machine-readable report.
 type evalCmd struct {
-	Dir    string `arg:"" optional:"" default:"fixtures" help:"Directory of fixture cases (default: ./fixtures, relative to the working directory)."`
-	Filter string `name:"run" placeholder:"REGEX" help:"Only run cases whose name matches REGEX."`
-	Update bool   `help:"Rewrite expectation files from the current output (refused for cases failing determinism or invariant checks)."`
+	Dir    string `arg:"" optional:"" default:"fixtures" help:"${h_eval_dir}"`
+	Filter string `name:"run" placeholder:"REGEX" help:"${h_eval_run}"`
+	Update bool   `help:"${h_eval_update}"`
 }
 
 // Run evaluates the cases; any failing case makes the command exit 1.
@@ -33,7 +35,7 @@ func (c *evalCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	write := rep.WriteText
+	write := func(w io.Writer) error { return rep.WriteTextIn(w, render.LangFromEnv(os.Getenv)) }
 	if e.cli.JSON || e.cli.Format == "json" { // the root's --json: a JSON report
 		write = rep.WriteJSON
 	}

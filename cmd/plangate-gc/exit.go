@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // usageError is a bad command line: exit 2 (SPEC A12).
@@ -16,7 +18,7 @@ func (e *usageError) Unwrap() error { return e.err }
 var errEvalFailed = errors.New("evaluation failed")
 
 // exitCode maps run's error to the process exit code, printing it.
-func exitCode(err error, stderr io.Writer) int {
+func exitCode(err error, stderr io.Writer, lang render.Lang) int {
 	var usage *usageError
 	switch {
 	case err == nil:
@@ -24,7 +26,7 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errEvalFailed):
 		return 1
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "plangate-gc: %v (see --help)\n", err)
+		fmt.Fprintln(stderr, render.Message(lang, "pgc-usage-error", err.Error()))
 		return 2
 	default:
 		fmt.Fprintf(stderr, "plangate-gc: %v\n", err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/plangate-gc/plangate-gc/render"
+
 	"bytes"
 	"context"
 	"io"
@@ -25,13 +27,13 @@ func TestReadFailureExitsOne(t *testing.T) {
 	for _, args := range [][]string{nil, {"--json"}} {
 		t.Run(strings.Join(append([]string{"args"}, args...), " "), func(t *testing.T) {
 			var one bytes.Buffer
-			if code := exitCode(run(context.Background(), bytes.NewReader(doc), &one, io.Discard, args), io.Discard); code != 0 || one.Len() == 0 {
+			if code := exitCode(run(context.Background(), bytes.NewReader(doc), &one, io.Discard, args), io.Discard, render.English); code != 0 || one.Len() == 0 {
 				t.Fatalf("the intact document: exit %d, %d bytes of output", code, one.Len())
 			}
 			stream := string(doc) + "\n" + string(doc) + "\n" + string(doc[:len(doc)/2])
 			stdin := io.MultiReader(strings.NewReader(stream), iotest.ErrReader(syscall.EIO))
 			var stdout, stderr bytes.Buffer
-			code := exitCode(run(context.Background(), stdin, &stdout, &stderr, args), &stderr)
+			code := exitCode(run(context.Background(), stdin, &stdout, &stderr, args), &stderr, render.English)
 			if code != 1 {
 				t.Errorf("exit %d, want 1", code)
 			}

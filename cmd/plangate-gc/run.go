@@ -20,29 +20,29 @@ import (
 // cli is the command line. Judging stdin is the default (hidden) command;
 // its flags live on the root so that `plangate-gc --help` shows them.
 type cli struct {
-	Format  string           `placeholder:"FORMAT" complete:"text,review,json,findings,artifact" help:"Output form: text (review lines, the default), review (lines River Review's engine keeps), json (one object per document), findings (River Review output.schema.json, one per line) or artifact (River Review Review Artifact, one per line)."`
-	JSON    bool             `help:"Same as --format json."`
-	Merge   bool             `help:"With --format findings or artifact: write exactly one document for all input documents (the file River Review's readers take)."`
-	Lang    string           `enum:"ja,en" default:"ja" help:"Language of the review lines and messages (ja, en)."`
-	Input   string           `short:"i" placeholder:"FILE" help:"Read the documents from FILE instead of stdin."`
-	Version kong.VersionFlag `help:"Print the version and exit."`
+	Format  string           `placeholder:"FORMAT" complete:"text,review,json,findings,artifact" help:"${h_format}"`
+	JSON    bool             `help:"${h_json}"`
+	Merge   bool             `help:"${h_merge}"`
+	Lang    string           `enum:"ja,en" default:"ja" help:"${h_lang}"`
+	Input   string           `short:"i" placeholder:"FILE" help:"${h_input}"`
+	Version kong.VersionFlag `help:"${h_version}"`
 
-	Judge  judgeCmd  `cmd:"" default:"1" hidden:"" help:"Judge the JSON documents on stdin (the default command)."`
-	Schema schemaCmd `cmd:"" help:"Print a JSON Schema: input (default), result (--json output) or gc-result (river-gc --json output)."`
-	Eval   evalCmd   `cmd:"" help:"Run the evaluation harness over fixture cases (--json: a machine-readable report)."`
-	Help   helpCmd   `cmd:"" help:"Show help for plangate-gc or one of its commands."`
+	Judge  judgeCmd  `cmd:"" default:"1" hidden:"" help:"${h_judge}"`
+	Schema schemaCmd `cmd:"" help:"${h_schema}"`
+	Eval   evalCmd   `cmd:"" help:"${h_eval}"`
+	Help   helpCmd   `cmd:"" help:"${h_help}"`
 
-	Completion completionCmd `cmd:"" help:"Print a shell completion script: bash, zsh or fish."`
+	Completion completionCmd `cmd:"" help:"${h_completion}"`
 }
 
 type judgeCmd struct{}
 
 type schemaCmd struct {
-	Name string `arg:"" optional:"" enum:"input,result,gc-result" default:"input" help:"Which schema: input, result or gc-result."`
+	Name string `arg:"" optional:"" enum:"input,result,gc-result" default:"input" help:"${h_schema_name}"`
 }
 
 type helpCmd struct {
-	Command []string `arg:"" optional:"" help:"The command to explain."`
+	Command []string `arg:"" optional:"" help:"${h_help_command}"`
 }
 
 const description = `Deterministic KEEP/REMOVE judgement of River Review GC inventories.
@@ -53,15 +53,18 @@ prints, per document, Japanese <file>:<line>: <message> review lines, or with
 fails the gate prints the NO_REVIEW line; the reasons go to stderr.
 
 Examples:
-  plangate-gc < fixtures/seed-good-100-entries-7-aged/input.json
+` + examples + `
+Exit codes: 0 for every verdict (ok, no_review, handoff), 1 for an I/O
+failure or a failing evaluation, 2 for a usage error.`
+
+// examples are the help's examples, in every language.
+const examples = `  plangate-gc < fixtures/seed-good-100-entries-7-aged/input.json
   plangate-gc --json --lang en < inventory.json
   plangate-gc --format findings < inventory.json
   river-gc --emit-inventory | plangate-gc --json
   plangate-gc schema result > result.schema.json
   plangate-gc eval fixtures/
-
-Exit codes: 0 for every verdict (ok, no_review, handoff), 1 for an I/O
-failure or a failing evaluation, 2 for a usage error.`
+`
 
 // stdinHint is printed on stderr before reading a terminal.
 const stdinHint = "plangate-gc: reading JSON documents from stdin (Ctrl-D to end); see plangate-gc --help\n"
@@ -88,8 +91,11 @@ var isTerminal = func(r io.Reader) bool {
 // errors; an error is a usage error (*usageError) or a failure.
 func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	var c cli
-	kctx, done, err := cliparse.Parse(&c, args, kong.Name("plangate-gc"), kong.Description(description),
-		kong.Writers(stdout, stderr), kong.Vars{"version": "plangate-gc " + version.String()})
+	lang := render.LangFromEnv(os.Getenv) // the help's language (SPEC B7)
+	vars := helpVars(lang)
+	vars["version"] = "plangate-gc " + version.String()
+	kctx, done, err := cliparse.Parse(&c, args, kong.Name("plangate-gc"), kong.Description(helpDescription(lang)),
+		kong.Writers(stdout, stderr), vars)
 	switch {
 	case done:
 		return nil

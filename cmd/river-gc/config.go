@@ -3,7 +3,6 @@
 package main
 
 import (
-	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gitindex"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/outfile"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -100,9 +98,9 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 			return cfg, configErr("gc-cfg-now", q(c.Now))
 		}
 	}
-	root, err := gc.OpenRoot(cmp.Or(c.Root, "."), set["root"])
+	root, err := openAnyRoot(c.Root, set["root"], c.Force && !c.DryRun)
 	if err != nil {
-		return cfg, rootError(err)
+		return cfg, err
 	}
 	excludes, err := normalizeExcludes(c.Exclude, root.Path)
 	if err != nil {
@@ -128,11 +126,11 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	// Tracked files are protected like hard guards (SPEC B2). An index
 	// that cannot be read protects nothing we could trust, so the run
 	// stops before anything is judged rather than risk a tracked file.
-	if v := gitEnvOverride(os.Getenv); v != "" {
+	if v := gitEnvOverride(os.Getenv); v != "" && root.Objects == nil {
 		root.Close()
 		return cfg, configErr("gc-cfg-git-env", v, v)
 	}
-	tracked, err := gitindex.Tracked(root.FD)
+	tracked, err := trackedOf(root)
 	if err != nil {
 		root.Close()
 		return cfg, &indexError{err: err}

@@ -1,9 +1,10 @@
 //go:build linux
 
-// Command river-gc is `river gc` (seed 000, SPEC Part B; SPEC is
-// docs/spec.md): it scans River Review's artifact scopes, asks the
-// plangate-gc engine what to remove, and deletes it only with --force. All
-// logic lives in run and the packages it calls.
+// Command river-gc is River Review's `river gc`: it scans River Review's
+// artifact scopes, asks the plangate-gc engine what to remove, and deletes
+// it only with --force. docs/scopes.md lists the paths each scope covers
+// and what is protected; docs/spec.md is the full contract. All logic
+// lives in run and the packages it calls.
 //
 // Usage:
 //
@@ -15,7 +16,7 @@
 // page, docs/man/river-gc.1, is generated from the same model. It is a
 // word, not a flag, because river-gc takes no other positional argument.
 //
-// Examples (seed 000):
+// Examples:
 //
 //	river-gc                                  # dry-run: list, delete nothing
 //	river-gc --force                          # delete
@@ -49,7 +50,7 @@
 //	                       summary goes to stderr
 //	--json-format F        with --json: gc (the result above, the default),
 //	                       findings or artifact (one River Review document
-//	                       for the whole run, SPEC C2)
+//	                       for the whole run)
 //	--output-file PATH     write the --json result to PATH atomically
 //	                       (temporary file + rename); needs --json
 //	--quiet                no human summary (errors still go to stderr)
@@ -62,7 +63,9 @@
 //	--summary-file PATH    append the summary as Markdown (for
 //	                       $GITHUB_STEP_SUMMARY), dry-run and force alike
 //	--verbose              list every removal (a terminal otherwise gets
-//	                       20 and a count, a CI log 200)
+//	                       20 and a count, a CI log 200), and the
+//	                       protected files with the rule that keeps each
+//	                       (as bounded; the JSON's protectedFiles has all)
 //	--explain PATH...      say which one rule keeps or removes each PATH
 //	                       (files outside the scopes, directories and
 //	                       links included; several paths, or repeat the
@@ -79,7 +82,13 @@
 //	--timestamp metadata|mtime
 //	                       artifact metadata timestamps with mtime fallback
 //	                       (default metadata), or mtime only
-//	--lang en|ja           language of the human summary (default en)
+//	--lang en|ja           language of the summary and messages (default:
+//	                       ja when LC_ALL, LC_MESSAGES or LANG, the first
+//	                       one set, starts with ja; else en)
+//
+// Paths on the command line (--explain, --root, --output-file,
+// --summary-file) are relative to the current directory, as git's are;
+// --exclude patterns are relative to the root.
 //
 // Numbers are JSON numbers (1e3 is fine) and are echoed verbatim in the
 // result's retention; --max-entries must be integral.
@@ -114,7 +123,7 @@
 // Off a terminal, stderr gets a progress line every 10 s while scopes are
 // scanned and files deleted (not with --quiet).
 //
-// The JSON result (seed 000's keys, in its order, plus evidence[],
+// The JSON result (its first keys fixed in this order, plus evidence[],
 // warnings[] and per-scope protected and sources; schema:
 // `plangate-gc schema gc-result`), abridged:
 //
@@ -136,17 +145,20 @@
 //	river-gc --force --json --output-file ./artifacts/gc-result.json
 //
 // and uploads the result whatever the exit code; a non-zero exit fails the
-// step and with it the job (seed 000's "create issue on failure" path).
+// step and with it the job (a workflow can then open an issue).
 //
 // Config errors (exit 2, message on stderr, nothing scanned or deleted):
-// unknown --scope; malformed --exclude (SPEC A5); --retention-days not a
+// unknown --scope; malformed --exclude; --retention-days not a
 // number or < 0; --max-entries not an integer >= 1; --max-size-mb not a
 // number > 0; --now not RFC 3339; --output-file without --json; --quiet
 // with --debug; a missing or non-directory --root, or one holding neither
 // .river/ nor artifacts/; an empty value for any flag; an --output-file or
 // --summary-file that exists and is not a regular file, lies in a scope or
 // is a single source (a summary file with other hard links too); --explain
-// or --emit-inventory with flags that would write; an unknown flag.
+// or --emit-inventory with flags that would write; an unknown flag or an
+// argument (the message names the fix for -n, -f, "7d", "tmp:7", a glob
+// the shell expanded, and "river-gc gc"). A per-scope value for a scope
+// not selected, or given twice, is a warning.
 //
 // Exit codes: 0 on success with errors[] empty (dry-run or force); 1 when
 // errors[] is not empty or another --force run holds the lock on the root;

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/plangate-gc/plangate-gc/gate"
+	"github.com/plangate-gc/plangate-gc/internal/bucket"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
@@ -81,6 +82,9 @@ func pinAllocation(out *gc.Outcome) {
 
 // absRoot is the root's absolute name, as the record shows it.
 func absRoot(dir string) string {
+	if bucket.IsRoot(dir) {
+		return dir
+	}
 	if abs, err := filepath.Abs(dir); err == nil {
 		return abs
 	}
@@ -93,7 +97,10 @@ Scans .river/memory/, artifacts/evals/, artifacts/review-artifact*.json,
 artifacts/review-*.md and temp directories, applies the retention policy
 (age, count, size; a union, one reason per file) through the plangate-gc
 engine, and deletes only with --force. Single sources of truth are never
-deleted; symlinks and directories are never followed or removed.
+deleted; symlinks are never followed; the only directories removed are
+an eval run's folders that the run emptied. River Review's stores are
+opt-in: --scope runs, memory-entries, eval-ledger (a dry-run says what
+they would reclaim). docs/scopes.md lists what each scope covers.
 
 The root is --root, or the nearest directory upward holding .river/ or
 artifacts/ (the git work tree's top when that holds one); it is named in
@@ -101,14 +108,17 @@ the summary. An eval run is the shallowest directory below
 artifacts/evals/ holding a *.json with a metadata timestamp
 (artifacts/evals/<run>/ or artifacts/evals/runs/<id>/); its files without
 a timestamp of their own take the run's newest, so a run goes or stays
-whole. --exclude globs are relative to the root ("./x" and absolute paths
-inside the root are normalized; paths that can never match are refused).
+whole. Paths on the command line are relative to the current directory;
+--exclude globs are relative to the root ("./x" and absolute paths inside
+the root are normalized; paths that can never match are refused).
 
 Examples:
   river-gc                                        # dry-run: list what would go
   river-gc --force                                # delete
   river-gc --force --json --output-file ./artifacts/gc-result.json
   river-gc --scope memory --scope evals --retention-days 30
+  river-gc --scope all --scope runs --scope memory-entries --scope eval-ledger
+  river-gc --force --retention-days 90 --retention-days tmp=7
   river-gc --force --exclude 'artifacts/keep/**'
   source <(river-gc completion bash)              # also zsh, fish
   river-gc --emit-inventory | plangate-gc --json  # reproduce the judgement
@@ -122,7 +132,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	rest, repeated := pullRepeated(args, "exclude", "scope", "explain")
 	prog := progName()
 	kctx, done, err := cliparse.Parse(&c, rest, kong.Name(prog), kong.Description(forProgram(description, prog)), kong.Writers(stdout, stderr),
-		kong.Vars{"version": "river-gc " + version.String(), "lang": string(envLang(os.Getenv))})
+		kong.Vars{"version": "river-gc " + version.String(), "lang": string(render.LangFromEnv(os.Getenv))})
 	switch {
 	case done:
 		return nil

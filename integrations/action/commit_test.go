@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/plangate-gc/plangate-gc/internal/longtest"
 	"github.com/plangate-gc/plangate-gc/internal/pinned"
 )
 
@@ -147,6 +148,9 @@ func TestActionAtACommit(t *testing.T) {
 	}
 	for _, ref := range []string{"0123456789abcdef0123456789abcdef01234567", "main"} {
 		t.Run(ref, func(t *testing.T) {
+			if ref == "main" {
+				longtest.Require(t, "the action at a branch (a second build)")
+			}
 			repo := t.TempDir()
 			day := func(d int) time.Time { return time.Date(2025, 11, 29-d, 0, 0, 0, 0, time.UTC) }
 			for name, age := range map[string]int{".river/tmp/week.tmp": 8, ".river/tmp/day.tmp": 1, ".river/memory/m.json": 30} {
@@ -195,5 +199,32 @@ func TestActionAtACommit(t *testing.T) {
 				t.Errorf("the step summary lacks the removal")
 			}
 		})
+	}
+}
+
+// TestActionAtACommitWithoutGo: at a commit, on a runner without Go on
+// PATH, the install step fails, installs nothing and names the fix
+// (actions/setup-go).
+func TestActionAtACommitWithoutGo(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash not found: put bash on PATH to run it")
+	}
+	bin := t.TempDir() // PATH: bash and the few tools install.sh uses, no go
+	for _, tool := range []string{"bash", "dirname", "uname", "mktemp", "rm", "cat", "git"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			os.Symlink(p, filepath.Join(bin, tool))
+		}
+	}
+	r := newRunner(t)
+	cmd := exec.Command(bash, filepath.Join(pinned.Root(t), "integrations", "action", "install.sh"))
+	cmd.Env = []string{"PATH=" + bin, "RIVER_GC_VERSION=main", "RUNNER_OS=Linux", "RUNNER_ARCH=X64", "RUNNER_TEMP=" + r.temp,
+		"GITHUB_PATH=" + r.path}
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "Go is not on PATH: add actions/setup-go") {
+		t.Errorf("install.sh without go: %v\n%s", err, out)
+	}
+	if _, err := os.Lstat(r.path); !os.IsNotExist(err) {
+		t.Errorf("GITHUB_PATH written (%v)", err)
 	}
 }

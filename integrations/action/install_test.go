@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 func release(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found")
+		t.Skip("go command not found: put Go on PATH to run it")
 	}
 	build.once.Do(func() {
 		dir, err := os.MkdirTemp("", "river-gc-action-")

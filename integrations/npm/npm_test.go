@@ -10,9 +10,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -359,5 +362,77 @@ func TestNpmInstallOfTheTarballs(t *testing.T) {
 	o, e, c := npmtest.Run(t, proj, nil, "npx", "river-gc", "--version")
 	if c != 0 || !strings.Contains(string(o), "v"+v) {
 		t.Errorf("npx river-gc --version: exit %d, %q, %q", c, o, e)
+	}
+}
+
+// TestNpxSignalsStopRiverGcAsDirectly: a terminal's Ctrl-C or Ctrl-\
+// (SIGINT or SIGQUIT to the whole process group of `npx river-gc
+// --force`: npm, the shim and, through the shim, river-gc) and a SIGTERM
+// to npx stop river-gc as one signal sent to it directly does: it
+// finishes the files in hand, writes its record with one "interrupted"
+// error and exits 1; the shim exits after it with its code, and npx with
+// that code (or by the signal it received itself: npm re-raises it once
+// its child has ended). npm forwards SIGTERM to the `sh -c` that runs the
+// shim, which dies of it: the shim, seeing its parent gone, stops river-gc
+// as SIGTERM does. A signal delivered twice
+// (npm forwards what it gets to the shim, which the group's signal reached
+// already) would end river-gc at once, without its record. Then SIGKILL
+// of npx's whole group: river-gc, whose parent (the shim) is gone, stops
+// the same way.
+func TestNpxSignalsStopRiverGcAsDirectly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds a 20,000-file tree (run without -short)")
+	}
+	_, proj := installed(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not found: put Node 20 or 22 on PATH to run it")
+	}
+	npx := filepath.Join(filepath.Dir(node), "npx")
+	for _, tc := range []struct {
+		name   string
+		signal syscall.Signal
+		group  bool
+	}{
+		{"SIGINT to the group", syscall.SIGINT, true},
+		{"SIGQUIT to the group", syscall.SIGQUIT, true},
+		{"SIGTERM to npx", syscall.SIGTERM, false},
+		{"SIGKILL of the group", syscall.SIGKILL, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.signal != syscall.SIGINT && tc.signal != syscall.SIGKILL {
+				longtest.Require(t, "another signal through npx (a 20,000-file run)")
+			}
+			r := npmtest.StartInterruptible(t, node, proj, []string{npx, "--offline", "river-gc"}, "2026-01-01T00:00:00Z")
+			if tc.group {
+				syscall.Kill(-r.Cmd.Process.Pid, tc.signal)
+			} else {
+				r.Cmd.Process.Signal(tc.signal)
+			}
+			if tc.signal == syscall.SIGKILL {
+				npmtest.WaitFor(t, "npx to die", func() bool {
+					s := npmtest.ProcField(r.Cmd.Process.Pid, "State")
+					return s == "" || strings.HasPrefix(s, "Z")
+				})
+			} else {
+				bit := uint64(1) << (uint(tc.signal) - 1)
+				npmtest.WaitFor(t, "the signal to be pending for river-gc", func() bool {
+					mask, _ := strconv.ParseUint(npmtest.ProcField(r.Child, "ShdPnd"), 16, 64)
+					return mask&bit != 0
+				})
+				// npm's own forwarding, if any, lands meanwhile.
+				time.Sleep(200 * time.Millisecond)
+			}
+			syscall.Kill(r.Child, syscall.SIGCONT)
+			err := r.Cmd.Wait()
+			// npm re-raises a signal it received itself once its child
+			// (the shim) has ended; the shim exits with river-gc's code.
+			ws := r.Cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if tc.signal != syscall.SIGKILL && ws.ExitStatus() != 1 && !(ws.Signaled() && ws.Signal() == tc.signal) {
+				t.Fatalf("npx: %v, want exit 1 (or npm's own death by the signal)\n%s", err, r.Stderr.String())
+			}
+			npmtest.WaitFor(t, "river-gc to exit", func() bool { return npmtest.ProcField(r.Child, "State") == "" })
+			r.CheckInterrupted(t)
+		})
 	}
 }

@@ -151,8 +151,17 @@ func TestUpstreamReadsEveryMergedFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if len(own.issues) != len(gcRun.issues) {
-		t.Errorf("river-gc --json-format findings has %d findings, the pipe %d", len(own.issues), len(gcRun.issues))
+	// river gc raises no 80% alarm where every removal is past the age
+	// limit (SPEC B7); the skill's pipe still does (A9 is its contract).
+	// Every other finding is the same.
+	var piped []render.Issue
+	for _, is := range gcRun.issues {
+		if is.RuleID != "plangate-gc-deterministic/aggressive" {
+			piped = append(piped, is)
+		}
+	}
+	if len(own.issues) != len(piped) {
+		t.Errorf("river-gc --json-format findings has %d findings, the pipe %d besides its 80%% alarms", len(own.issues), len(piped))
 	}
 	files = append(files, own)
 	var res []struct {

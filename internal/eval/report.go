@@ -4,12 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // WriteText prints one line per case, the failures indented below it, and
 // as the very last line "N passed, N failed".
-func (r Report) WriteText(w io.Writer) error {
+func (r Report) WriteText(w io.Writer) error { return r.WriteTextIn(w, render.English) }
+
+// WriteTextIn is WriteText with the last line in lang (「成功 N 件、失敗 N
+// 件」 in Japanese); the case lines keep their form, which scripts grep.
+func (r Report) WriteTextIn(w io.Writer, lang render.Lang) error {
 	var b strings.Builder
 	for _, c := range r.Cases {
 		status := "ok  "
@@ -26,7 +33,7 @@ func (r Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&b, "    %s: %s\n", f.Check, msg)
 		}
 	}
-	fmt.Fprintf(&b, "%d passed, %d failed\n", r.Passed, r.Failed)
+	b.WriteString(render.Message(lang, "eval-summary", strconv.Itoa(r.Passed), strconv.Itoa(r.Failed)) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

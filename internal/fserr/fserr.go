@@ -140,6 +140,7 @@ const (
 	FieldSize  Field = "size"
 	FieldMtime Field = "mtime"
 	FieldCtime Field = "ctime"
+	FieldETag  Field = "etag" // an object's ETag differs: it was rewritten (SPEC H3)
 )
 
 // ChangedError lists what differs between the scanned file and the one

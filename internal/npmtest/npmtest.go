@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -102,7 +101,7 @@ func HostCPU() string {
 func build() (rel *Release, skip, fail string) {
 	for _, tool := range []string{"go", "node", "npm", "tar", "sha256sum"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return nil, tool + " not found: the npm package tests are skipped", ""
+			return nil, tool + " not found: the npm package tests are skipped (they need go, node, npm, tar and sha256sum on PATH)", ""
 		}
 	}
 	if HostCPU() == "" {
@@ -121,7 +120,9 @@ func build() (rel *Release, skip, fail string) {
 	if err := os.MkdirAll(rel.Dist, 0o755); err != nil {
 		return nil, "", err.Error()
 	}
-	var sums strings.Builder
+	// The host's archive first (the other may carry its binary); SHA256SUMS
+	// lists them by name, as GoReleaser's does.
+	sums := map[string]string{}
 	for _, goarch := range []string{runtime.GOARCH, other(runtime.GOARCH)} {
 		name := "river-gc_" + Version + "_linux_" + goarch + ".tar.gz"
 		dir := filepath.Join(tmpRoot, "build", goarch)
@@ -148,9 +149,9 @@ func build() (rel *Release, skip, fail string) {
 		if err != nil {
 			return nil, "", err.Error()
 		}
-		fmt.Fprintf(&sums, "%s  %s\n", sum, name)
+		sums[goarch] = fmt.Sprintf("%s  %s\n", sum, name)
 	}
-	if err := os.WriteFile(filepath.Join(rel.Dist, "SHA256SUMS"), []byte(sortLines(sums.String())), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(rel.Dist, "SHA256SUMS"), []byte(sums["amd64"]+sums["arm64"]), 0o644); err != nil {
 		return nil, "", err.Error()
 	}
 	if out, err := BuildPackages(rel.Root, rel.Dist, rel.Packages, nil); err != nil {
@@ -165,13 +166,6 @@ func other(goarch string) string {
 		return "arm64"
 	}
 	return "amd64"
-}
-
-// sortLines sorts the lines of s (SHA256SUMS lists archives by name).
-func sortLines(s string) string {
-	lines := strings.SplitAfter(s, "\n")
-	slices.Sort(lines)
-	return strings.Join(lines, "")
 }
 
 // goBuild builds river-gc for linux/goarch as the release does.
@@ -243,7 +237,7 @@ func Run(t testing.TB, dir string, env []string, name string, args ...string) (s
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not found")
+		t.Skip("node not found: put Node 20 or 22 on PATH to run it")
 	}
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir

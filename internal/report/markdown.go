@@ -112,6 +112,12 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 			}
 		}
 	}
+	if n := len(o.RunDirs); n > 0 { // SPEC B7: what the run emptied goes with it
+		b.WriteString("\n" + mdText(p.Sprintf("gc-run-dirs-"+string(o.Mode), strconv.Itoa(n), o.RunDirs[0])) + "\n")
+	}
+	if n := len(o.RunDirsStay); n > 0 {
+		b.WriteString("\n" + mdText(p.Sprintf("gc-run-dirs-stay", strconv.Itoa(n), o.RunDirsStay[0])) + "\n")
+	}
 	var warns []string
 	for _, wa := range o.Warnings {
 		warns = append(warns, WarningText(wa, lang))

@@ -9,6 +9,8 @@ package report
 import (
 	"bytes"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -159,6 +161,12 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.spill()
 	}
 	j.end(']')
+	if len(o.RunDirs) > 0 { // SPEC B7: written only when there are some
+		j.strings("removedDirs", o.RunDirs)
+	}
+	if len(o.RunDirsStay) > 0 {
+		j.strings("emptiedDirsStay", o.RunDirsStay)
+	}
 	if o.ProtectedFiles != nil { // --verbose only (SPEC B7), so other results keep their bytes
 		j.key("protectedFiles")
 		j.begin('[')
@@ -219,6 +227,15 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		}
 		j.key("finished")
 		j.lit(strconv.FormatBool(in.Finished))
+		j.end('}')
+	}
+	if o.Requests != nil { // a bucket run: its requests by kind (SPEC H6)
+		j.key("requests")
+		j.begin('{')
+		for _, k := range slices.Sorted(maps.Keys(o.Requests)) {
+			j.key(k)
+			j.lit(strconv.Itoa(o.Requests[k]))
+		}
 		j.end('}')
 	}
 	j.end('}')

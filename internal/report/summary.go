@@ -179,7 +179,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	if o.Run.Root != "" { // the folder the run judged, named first (SPEC B5)
 		b.WriteString(p.Sprintf("gc-debug-root", Display(o.Run.Root)) + "\n")
 	}
-	if t.files > 0 {
+	if t.files > 0 && o.Requests == nil { // objects have no allocated size (a bucket run counts requests)
 		b.WriteString(p.Sprintf("gc-total-allocated", HumanBytes(strconv.FormatUint(reclaimedAllocated(o, t), 10))) + "\n")
 	}
 	b.WriteString(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
@@ -216,6 +216,12 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		}
 	}
 	writeProtected(b, p, o.ProtectedFiles, opt.Terminal)
+	if n := len(o.RunDirs); n > 0 {
+		b.WriteString(p.Sprintf("gc-run-dirs-"+string(o.Mode), strconv.Itoa(n), Display(o.RunDirs[0])) + "\n")
+	}
+	if n := len(o.RunDirsStay); n > 0 {
+		b.WriteString(p.Sprintf("gc-run-dirs-stay", strconv.Itoa(n), Display(o.RunDirsStay[0])) + "\n")
+	}
 	writeInterrupted(b, p, o.Interrupted, opt)
 	for _, wa := range o.Warnings {
 		fmt.Fprintf(b, "%s: %s\n", p.Sprintf("gc-warning"), WarningText(wa, lang))

@@ -186,6 +186,10 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
 	case gc.WarnRestored, gc.WarnLeftover, gc.WarnInFlight:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
+	case gc.WarnNoGitIndex:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
+	case gc.WarnVersioned:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), n)
 	}
 	return string(w.Kind)
 }

@@ -4,7 +4,7 @@
 // (pages/reference/cli-gc-spec.md). The engine is the river-gc binary of
 // plangate-gc (MIT, https://github.com/plangate-gc/plangate-gc); this module
 // finds it and runs it with every argument after `gc` unchanged, returning
-// its exit code (0 / 1 / 2) and forwarding SIGINT, SIGTERM and SIGHUP.
+// its exit code (0 / 1 / 2) and forwarding SIGINT, SIGTERM, SIGHUP and SIGQUIT.
 //
 // Where the binary comes from, first match wins:
 //   1. RIVER_GC_BIN, when set and not empty: that file, nothing else; it
@@ -43,6 +43,9 @@ export const RIVER_GC_PACKAGE = '@plangate-gc/river-gc';
 export const EXIT_NOT_STARTED = 2;
 
 const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+
+/** How often runGcCommand checks that the process that started it is still there. */
+const PARENT_POLL_MS = 100;
 
 /** How to get river-gc today (no release is published yet). */
 export const INSTALL_HINT =
@@ -221,8 +224,23 @@ export async function runGcCommand(args, options = {}) {
     cwd: options.cwd ?? process.cwd(),
     detached: true,
   });
-  const forward = (signal) => child.kill(signal);
+  let forwarded = false;
+  const forward = (signal) => {
+    forwarded = true;
+    child.kill(signal);
+  };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  // `npx river gc` runs this process through `sh -c`; npm forwards SIGTERM
+  // to that shell, which dies of it without passing it on. A parent that
+  // is gone stops river-gc as SIGTERM would, unless a signal was forwarded
+  // already (a second one would end river-gc at once, without its record).
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(watch);
+      if (!forwarded) forward('SIGTERM');
+    }
+  }, PARENT_POLL_MS);
   try {
     const { code, signal } = await new Promise((resolve, reject) => {
       child.once('error', reject);
@@ -238,6 +256,7 @@ export async function runGcCommand(args, options = {}) {
     console.error(`river gc: cannot run ${bin}: ${error.message}`);
     return EXIT_NOT_STARTED;
   } finally {
+    clearInterval(watch);
     for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
   }
 }

@@ -5,6 +5,21 @@
 // entry, sizes and dates it, says which entries must stay (D3, D4) and
 // splices removed entries out of the original bytes (D5).
 //
+// Both stores are read as upstream's JavaScript reads them (SPEC B6): the
+// bytes decoded as readFileSync(p, 'utf-8') decodes them, parsed by
+// JSON.parse's grammar with exact keys and the last repeated key winning,
+// strings compared as UTF-16 code units (held as WTF-8, jsstring.go),
+// ledger lines blank by String.prototype.trim, expiries and times as
+// JavaScript's Date and upstream's comparisons read them (jsvalue.go).
+// One reader does it (jsread.go), in one pass, picking the fields in
+// place. A value it cannot read the way upstream does keeps its entry
+// (Entry.Undecided, Entry.Unreadable).
+//
+// The API: ParseMemory and ParseLedger read a store; Store.Guards,
+// Referenced and Refers give what must stay; Undecided and Unreadable
+// what is kept for want of a reading; Splice writes the store without
+// removed entries; MemoryName, LineName and EscapeID make entry names.
+//
 // It is pure: it gets the file's bytes and the reference time and does
 // no I/O; reading and rewriting the file is package rewrite's job.
 package entries
@@ -45,7 +60,9 @@ type Entry struct {
 	// timestamp (kept and named in a warning).
 	Unreadable bool
 
-	tsStart, tsEnd int // the ledger timestamp's raw string content in the file
+	// tsOff and tsLen locate the ledger timestamp's raw string content,
+	// from Start: lines are read in place, so the text is not copied.
+	tsOff, tsLen uint32
 }
 
 // RawTimestamp is the text of a stamped ledger line's "timestamp" (its
@@ -53,10 +70,11 @@ type Entry struct {
 // the store was parsed from. It is decoded on demand, so that a store of
 // a million lines holds no million copies.
 func (e Entry) RawTimestamp(data []byte) string {
-	if !e.Stamped || e.tsEnd == 0 {
+	if !e.Stamped || e.tsLen == 0 {
 		return ""
 	}
-	return decodeString(data[e.tsStart:e.tsEnd])
+	at := e.Start + int(e.tsOff)
+	return decodeString(data[at : at+int(e.tsLen)])
 }
 
 // ref is one reference of a memory entry (by index) to a name: its
@@ -76,7 +94,7 @@ type Store struct {
 	// Path is the store's root-relative path.
 	Path    string
 	Entries []Entry
-	refs []ref
+	refs    []ref
 	// open and close are the offsets of the memory index's entries array
 	// brackets ('[' and ']'); -1 for the ledger.
 	open, close int
@@ -97,6 +115,13 @@ func idSafe(c byte) bool {
 func EscapeID(id string) string {
 	if id == "." || id == ".." {
 		return strings.Repeat("%2E", len(id))
+	}
+	safe := true
+	for i := 0; i < len(id) && safe; i++ {
+		safe = idSafe(id[i])
+	}
+	if safe {
+		return id
 	}
 	var b strings.Builder
 	for i := 0; i < len(id); i++ {

@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 	"time"
-
-	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 )
 
 // This file holds what upstream's JavaScript makes of a picked value:
@@ -51,23 +49,29 @@ func (v value) text() string {
 	return decodeString(v.raw)
 }
 
-// stamp reads a string value as an RFC 3339 timestamp (epoch seconds).
+// stamp reads a string value as a timestamp in epoch seconds (floored),
+// as JavaScript's Date reads it where that is certain (parseDate): an
+// entry's own time (SPEC D2). A leap second (:60) is Invalid Date to
+// JavaScript and so not read here.
 func (v value) stamp() (int64, bool) {
+	var ms int64
+	var ok bool
 	switch {
 	case v.kind != stringKind:
 		return 0, false
 	case plain(v.raw):
-		return rfc3339.Unix(v.raw)
+		ms, ok = parseDate(v.raw)
+	default:
+		ms, ok = parseDate(decodeString(v.raw))
 	}
-	return rfc3339.Unix(decodeString(v.raw))
-}
-
-// orElse is JavaScript's v ?? w: w when v is null or undefined.
-func (v value) orElse(w value) value {
-	if v.kind == absent || v.kind == null {
-		return w
+	if !ok {
+		return 0, false
 	}
-	return v
+	s := ms / 1000
+	if ms%1000 < 0 {
+		s--
+	}
+	return s, true
 }
 
 // dateVerdict is what new Date(x) <= now says, where river gc can tell.
@@ -126,13 +130,14 @@ func dateAtOrBefore(x value, nowMs int64) dateVerdict {
 // V8 does). Anything else — a local time without an offset, an extended
 // year, another form V8's legacy parser may accept — is not read (false),
 // and the caller keeps the entry.
-func parseDate(s string) (int64, bool) {
+func parseDate[T string | []byte](s T) (int64, bool) {
 	num := func(i, n int) (int, bool) {
 		if i+n > len(s) {
 			return 0, false
 		}
 		v := 0
-		for _, c := range []byte(s[i : i+n]) {
+		for k := i; k < i+n; k++ {
+			c := s[k]
 			if c < '0' || c > '9' {
 				return 0, false
 			}
@@ -197,7 +202,7 @@ func parseDate(s string) (int64, bool) {
 	}
 	offset := 0
 	switch rest := s[i:]; {
-	case rest == "Z" || rest == "z":
+	case len(rest) == 1 && (rest[0] == 'Z' || rest[0] == 'z'):
 	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
 		oh, ok1 := num(i+1, 2)
 		om, ok2 := num(i+4, 2)

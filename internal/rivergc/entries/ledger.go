@@ -1,6 +1,10 @@
 package entries
 
-import "bytes"
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
 
 // guardedLines is how many of the ledger's last lines stay: upstream's
 // compare-eval-ledger compares entries.slice(-2), the last two non-blank
@@ -16,7 +20,7 @@ const guardedLines = 2
 // is not a JSON object whose last "timestamp" key is an RFC 3339 string
 // are Live; the latter are also Unreadable.
 func ParseLedger(path string, data []byte) Store {
-	st := Store{Path: path, open: -1, close: -1}
+	st := Store{Path: path, open: -1, close: -1, Entries: make([]Entry, 0, bytes.Count(data, []byte{'\n'})+1)}
 	line := 0
 	var f [numFields]value // reused for every line
 	for start := 0; start < len(data); {
@@ -27,12 +31,12 @@ func ParseLedger(path string, data []byte) Store {
 		line++
 		from, to := jsTrim(data, start, end)
 		if from < to {
-			e := Entry{Name: LineName(path, line), Line: line, Start: start, End: next}
+			e := Entry{Line: line, Start: start, End: next} // named below
 			r := reader{b: data[:to], i: from}
 			if v, ok := r.value(lineLevel, &f); ok && r.i == to && v.kind == object && f[fTimestamp].kind == stringKind {
 				ts := f[fTimestamp]
-				if e.Timestamp, e.Stamped = ts.stamp(); e.Stamped {
-					e.tsStart, e.tsEnd = ts.at, ts.at+len(ts.raw)
+				if e.Timestamp, e.Stamped = ts.stamp(); e.Stamped && ts.at-start < 1<<32 && len(ts.raw) < 1<<32 {
+					e.tsOff, e.tsLen = uint32(ts.at-start), uint32(len(ts.raw))
 				}
 			}
 			f[fTimestamp] = value{}
@@ -43,8 +47,31 @@ func ParseLedger(path string, data []byte) Store {
 		}
 		start = next
 	}
+	nameLines(&st)
 	for i := max(0, len(st.Entries)-guardedLines); i < len(st.Entries); i++ {
 		st.Entries[i].Live = true
 	}
 	return st
+}
+
+// nameLines names every line (LineName) as a substring of one string
+// holding all the names: one allocation, not one a line.
+func nameLines(st *Store) {
+	n := 0
+	for _, e := range st.Entries {
+		n += len(st.Path) + 1 + len(strconv.Itoa(e.Line))
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, e := range st.Entries {
+		b.WriteString(st.Path)
+		b.WriteByte('#')
+		b.WriteString(strconv.Itoa(e.Line))
+	}
+	all, at := b.String(), 0
+	for i := range st.Entries {
+		k := len(st.Path) + 1 + len(strconv.Itoa(st.Entries[i].Line))
+		st.Entries[i].Name = all[at : at+k]
+		at += k
+	}
 }

@@ -1,6 +1,7 @@
 package entries
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -93,6 +94,9 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 	st.open = r.i
 	r.i++
 	r.space()
+	// About one "id" key an element: one allocation rather than a growth
+	// series (which would peak at twice the entries).
+	st.Entries = make([]Entry, 0, bytes.Count(r.b[r.i:], []byte(`"id"`))+1)
 	p := memoryPass{now: now, nowISO: time.Unix(now, 0).UTC().Format("2006-01-02T15:04:05.000Z")}
 	var f [numFields]value // reused: one element's fields at a time
 	for n := 0; r.i < len(r.b) && r.b[r.i] != ']'; n++ {
@@ -143,12 +147,17 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 // context.expiresAt, expireEntries' new Date(x) <= now.
 func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
 	e := &st.Entries[i]
-	if f[fID].kind != stringKind || len(f[fID].raw) == 0 {
+	named := f[fID].kind == stringKind && len(f[fID].raw) > 0
+	if !named {
+		// Named by position and kept; what it refers to is kept too
+		// (below), as for any kept entry.
 		e.Name, e.Live = positionName(st.Path, i+1), true
-		return
+	} else {
+		e.ID = f[fID].text()
+		if e.Name = MemoryName(st.Path, e.ID); len(e.Name) == len(st.Path)+1+len(e.ID) {
+			e.ID = e.Name[len(st.Path)+1:] // written as itself: one string, not two
+		}
 	}
-	e.ID = f[fID].text()
-	e.Name = MemoryName(st.Path, e.ID)
 	if f[fType].is("resurface") {
 		sid, revoke := f[fSuppressionID], f[fAction].is("revoke")
 		switch {
@@ -171,10 +180,24 @@ func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
 	if f[fSupersededBy].kind == stringKind && len(f[fSupersededBy].raw) > 0 {
 		st.refs = append(st.refs, ref{from: i, to: MemoryName(st.Path, f[fSupersededBy].text())})
 	}
-	if e.Timestamp, e.Stamped = f[fUpdatedAt].stamp(); !e.Stamped {
-		e.Timestamp, e.Stamped = f[fCreatedAt].stamp()
+	if !named {
+		return
 	}
-	verdict := dateAtOrBefore(f[fExpiresAt].orElse(f[fCtxExpiresAt]), p.now*1000)
+	// Its time: metadata.updatedAt, else metadata.createdAt. A value
+	// that is there but not read as Date reads it keeps the entry: its age
+	// is not known (falling back to an older createdAt could remove a
+	// young entry).
+	stampUnknown := false
+	for _, k := range []int{fUpdatedAt, fCreatedAt} {
+		if f[k].kind == absent || f[k].kind == null {
+			continue
+		}
+		if e.Timestamp, e.Stamped = f[k].stamp(); !e.Stamped {
+			stampUnknown = true
+		}
+		break
+	}
+	verdict := p.expiry(f)
 	knowledge := liveKnowledge(f, verdict)
 	applies, undecided := liveSuppression(f, p.nowISO)
 	if f[fType].is("suppression") {
@@ -183,11 +206,30 @@ func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
 	if applies {
 		p.applies = append(p.applies, i)
 	}
-	e.Live = e.Live || knowledge
+	e.Live = e.Live || knowledge || stampUnknown
 	e.Expired = verdict == past
-	// An expiry or a suppression's expiry that river gc cannot read as
-	// upstream does decided to keep the entry: named in a warning.
-	e.Undecided = (verdict == unknown && knowledge) || undecided
+	// An expiry, a suppression's expiry or a time that river gc cannot
+	// read as upstream does decided to keep the entry: named in a warning.
+	e.Undecided = (verdict == unknown && knowledge) || undecided || (stampUnknown && !knowledge && !applies)
+}
+
+// expiry is whether a knowledge entry has expired at now: its expiresAt
+// as upstream's expireEntries reads it (x && new Date(x) <= now), else
+// its context.expiresAt — which upstream's only reader of it,
+// findActiveSuppressions, compares as a string (x < now.toISOString()) —
+// expired only when both readings agree (a string, at or before now as a
+// date and less as a string); where they disagree one of upstream's
+// readings keeps the entry alive.
+func (p *memoryPass) expiry(f *[numFields]value) dateVerdict {
+	if x := f[fExpiresAt]; x.kind != absent && x.kind != null {
+		return dateAtOrBefore(x, p.now*1000)
+	}
+	x := f[fCtxExpiresAt]
+	v := dateAtOrBefore(x, p.now*1000)
+	if v == past && !(x.kind == stringKind && jsLess(x.text(), p.nowISO)) {
+		return notPast
+	}
+	return v
 }
 
 // liveKnowledge is SPEC D3's live knowledge (decision 74): any type but

@@ -3,6 +3,7 @@
 package gc
 
 import (
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,7 +30,14 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 	}
 	out := make([]Explanation, 0, len(paths))
 	for _, p := range paths {
-		rel, ok := cfg.Root.Relative(p)
+		rel, ok := "", false
+		if cfg.Root.Objects != nil {
+			// A bucket root: a path is a key relative to the root (the
+			// root's s3:// form, or ./, in front are allowed).
+			rel, ok = path.Clean(strings.TrimPrefix(strings.TrimPrefix(p, cfg.Root.Path+"/"), "./")), true
+		} else {
+			rel, ok = cfg.Root.Relative(p)
+		}
 		if !ok {
 			rel = filepath.ToSlash(filepath.Clean(p))
 		}
@@ -55,8 +63,8 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 					}
 				}
 			}
-			if ex.Verdict == VerdictNotFound {
-				ex = j.examine(cfg, ex)
+			if ex.Verdict == VerdictNotFound && cfg.Root.Objects == nil {
+				ex = j.examine(cfg, ex) // on disk: what the path is, never followed
 			}
 		}
 		hints(cfg, &ex)
@@ -219,7 +227,8 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			live[g] = true
 		}
 	}
-	for _, f := range sc.files {
+	for i := range sc.fileCount() {
+		f := sc.file(i)
 		fv := fileVerdict{scope: scope, file: f, verdict: VerdictKeep}
 		nfc := norm.NFC.String(f.Path)
 		switch d, isRemoved := removed[f.Path]; {

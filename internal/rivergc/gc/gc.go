@@ -85,6 +85,9 @@ type Config struct {
 // journals of killed runs say is Outcome.Interrupted. The error is
 // Record's when it is set.
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
+	if cfg.Root.Objects != nil {
+		return runObjects(ctx, cfg)
+	}
 	if cfg.Mode == Force {
 		unlock, err := sweep.Lock(cfg.Root.FD)
 		if errors.Is(err, fserr.ErrLocked) {
@@ -99,6 +102,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	j, err := judge(cfg)
 	if err != nil {
+		closeRunDirs(j.runDirs)
 		return Outcome{}, err
 	}
 	var restored sweep.Report
@@ -109,7 +113,9 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		// A killed run left files under private names: put them back
 		// (never over another file), then judge the tree as it now is.
 		restored = sweep.Restore(cfg.Root.FD, j.leftovers)
+		closeRunDirs(j.runDirs)
 		if j, err = judge(cfg); err != nil {
+			closeRunDirs(j.runDirs)
 			return Outcome{}, err
 		}
 	}
@@ -161,6 +167,18 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		}
 		out.rewriteStores(ctx, cfg, jn, j.rewrites)
 		jn.done()
+		// What a run emptied goes with it: empty directories only, after
+		// the deletions, never the scope's own (SPEC B7).
+		if ctx.Err() == nil {
+			out.RunDirs, out.RunDirsStay = removeRunDirs(cfg.Root.FD, j.runDirs)
+		}
+	}
+	closeRunDirs(j.runDirs) // released by removeRunDirs when it ran
+	if cfg.Mode != Force {
+		for _, d := range j.runDirs {
+			out.RunDirs = append(out.RunDirs, d.path)
+		}
+		slices.Sort(out.RunDirs)
 	}
 	out.Warnings = append(out.Warnings, rootWarnings(cfg.Root)...)
 	out.sort()
@@ -207,6 +225,7 @@ type judgement struct {
 	rewrites  []rewriteJob           // single sources to rewrite without removed entries (--force)
 	leftovers []string               // files held under a private name by a killed run
 	files     map[string]fileVerdict // every scanned path (for --explain)
+	runDirs   []runDir               // eval-run directories the removals empty (rundirs.go)
 }
 
 // fileVerdict is what happened to one scanned file.
@@ -241,22 +260,23 @@ func judge(cfg Config) (judgement, error) {
 		// every regular file not removed (what the engine kept, what it
 		// could not judge, and the tracked files it never saw). Deletion
 		// targets are built for --force only.
-		i := 0
+		i, n := 0, sc.fileCount()
 		for k, d := range res.Removed {
-			for ; sc.files[i].Path != d.Path; i++ {
+			f := sc.file(i)
+			for ; f.Path != d.Path; f = sc.file(i) {
 				so.Kept++
-				so.KeptBytes = so.KeptBytes.Add(uint64(sc.files[i].Size))
+				so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
+				i++
 			}
-			f := &sc.files[i]
 			i++
 			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
 			if cfg.Mode == Force && store == nil && scope.Store() == "" {
 				j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 			}
 		}
-		for _, f := range sc.files[i:] {
+		for ; i < n; i++ {
 			so.Kept++
-			so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
+			so.KeptBytes = so.KeptBytes.Add(uint64(sc.file(i).Size))
 		}
 		if cfg.Mode == Force && store != nil && len(res.Removed) > 0 {
 			job := rewriteJob{storeRead: *store, removed: make(map[string]bool, len(res.Removed))}
@@ -264,6 +284,9 @@ func judge(cfg Config) (judgement, error) {
 				job.removed[d.Path] = true
 			}
 			j.rewrites = append(j.rewrites, job)
+		}
+		if scope == skill.ScopeEvals && !cfg.explain {
+			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed, cfg.Mode == Force)
 		}
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
@@ -275,7 +298,7 @@ func judge(cfg Config) (judgement, error) {
 			// A pattern naming the store protects its entries: used.
 			excludes.see([]skill.Entry{{Path: scope.Store()}})
 		}
-		total += len(sc.files)
+		total += sc.fileCount()
 		if cfg.Scanned != nil {
 			cfg.Scanned(total)
 		}
@@ -368,7 +391,7 @@ func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
-		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored}
+		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnNoGitIndex, WarnVersioned}
 }
 
 // Inventories returns the skill input document of every scope that has at

@@ -176,6 +176,13 @@ const (
 	// WarnRestored: N files left under a private name by an interrupted
 	// run were put back. Path is the first.
 	WarnRestored WarningKind = "restored"
+	// WarnNoGitIndex: the root is a bucket (Path), which has no git
+	// index: tracked-file protection does not apply there (SPEC H2).
+	WarnNoGitIndex WarningKind = "no-git-index"
+	// WarnVersioned: the bucket keeps versions: the N deletions left
+	// delete markers, and their space returns only when the noncurrent
+	// versions expire (SPEC H5). Path is the root.
+	WarnVersioned WarningKind = "versioned-bucket"
 )
 
 // Warning is one river gc warning. Which fields are set depends on Kind.
@@ -204,7 +211,14 @@ type Outcome struct {
 	// ProtectedFiles lists, with Config.ListProtected, every protected
 	// file of the selected scopes, in scope order then path order.
 	ProtectedFiles []ProtectedFile
-	Mode           Mode
+	// RunDirs are the eval-run directories the run emptied and removed
+	// (a dry-run: would empty and remove), RunDirsStay those it emptied
+	// that stay (changed since judged, or not removable), sorted.
+	RunDirs, RunDirsStay []string
+	Mode                 Mode
+	// Requests counts a bucket run's requests by kind (SPEC H6); nil on
+	// disk.
+	Requests map[string]int
 	// Scopes hold the removals, each scope's in path order; Removed
 	// merges them into removed[].
 	Scopes   []ScopeOutcome

@@ -28,6 +28,10 @@ type Root struct {
 	// root below the top of its git work tree because the top holds
 	// neither, that top (SPEC B5). Both are "" otherwise.
 	Passed, WorkTree string
+	// Objects is the backend of a bucket root (SPEC Part H), with FD -1;
+	// nil for a directory. tags holds the ETag each object was judged by.
+	Objects Objects
+	tags    map[string]string
 }
 
 // ErrNoRoot means no River Review repository root was found: the
@@ -171,7 +175,12 @@ func openRoot(dir string) (*Root, error) {
 }
 
 // Close releases the root descriptor.
-func (r *Root) Close() error { return unix.Close(r.FD) }
+func (r *Root) Close() error {
+	if r.Objects != nil {
+		return nil
+	}
+	return unix.Close(r.FD)
+}
 
 // rootWarnings are the warnings about how the root r was discovered.
 func rootWarnings(r *Root) []Warning {

@@ -20,7 +20,7 @@ const maxSize = skill.MaxSafe
 // scopeScan is one scope's scan turned into engine input.
 type scopeScan struct {
 	input     skill.Input
-	files     []scan.File // every regular file found, judged or not, in path order
+	files     []scan.File // every regular file found, judged or not, in path order (a scope of files)
 	tracked   int         // files protected as tracked; never handed to the engine
 	sources   Sources
 	leftovers []string
@@ -32,13 +32,35 @@ type scopeScan struct {
 	extra   []Warning
 }
 
+// fileCount is the number of regular files (or entries) the scope found.
+func (sc *scopeScan) fileCount() int {
+	if sc.entries != nil {
+		return len(sc.entries.order)
+	}
+	return len(sc.files)
+}
+
+// file is the i-th of them in path order: an entry scope's record is
+// made on demand from its store.
+func (sc *scopeScan) file(i int) scan.File {
+	if sc.entries != nil {
+		return sc.entries.file(i)
+	}
+	return sc.files[i]
+}
+
 // scanScope scans one scope and builds its engine input with the given
 // hard guards (SPEC Part B). Tracked files and .gitkeep/.keep placeholders
 // are set aside: they are kept whatever the policy says, so they neither
 // take a place in the count policy nor draw the engine's warnings about
 // guards. Files the engine could not take (beyond 2^53−1) are errors.
 func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
-	res := scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata, Seen: cfg.Seen})
+	var res scan.Result
+	if cfg.Root.Objects != nil {
+		res = scanObjects(cfg, scope)
+	} else {
+		res = scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata, Seen: cfg.Seen})
+	}
 	sc := scopeScan{
 		input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards,
 			DerivedGuards: guards}, // river gc derived every guard itself (decision 62)

@@ -35,16 +35,28 @@ type EntryIndex struct {
 	store entries.Store
 	data  []byte
 	order []int32 // indexes into store.Entries, by name
+	mtime int64   // the store's mtime: the timestamp of an entry without one
 }
 
-func newEntryIndex(st entries.Store, data []byte) *EntryIndex {
-	x := &EntryIndex{store: st, data: data, order: make([]int32, len(st.Entries))}
+func newEntryIndex(st entries.Store, data []byte, mtime int64) *EntryIndex {
+	x := &EntryIndex{store: st, data: data, order: make([]int32, len(st.Entries)), mtime: mtime}
 	for i := range x.order {
 		x.order[i] = int32(i)
 	}
 	es := st.Entries
 	slices.SortStableFunc(x.order, func(a, b int32) int { return strings.Compare(es[a].Name, es[b].Name) })
 	return x
+}
+
+// file is the scan record of the k-th entry in name order: its name, its
+// size and its own timestamp (else the store's mtime).
+func (x *EntryIndex) file(k int) scan.File {
+	e := &x.store.Entries[x.order[k]]
+	f := scan.File{Path: e.Name, Size: int64(e.Size()), Timestamp: x.mtime, TimestampSource: scan.SourceMtime}
+	if e.Stamped {
+		f.Timestamp, f.TimestampSource = e.Timestamp, scan.SourceMetadata
+	}
+	return f
 }
 
 // Lookup returns what the entry name stands for (the first entry of that
@@ -91,7 +103,12 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	rel := scope.Store()
 	sc := scopeScan{input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now,
 		Excludes: cfg.Excludes, HardGuards: slices.Clone(guards)}}
-	data, ident, err := rewrite.Read(cfg.Root.FD, rel)
+	before := heapInUse()
+	read := func() ([]byte, rewrite.Ident, error) { return rewrite.Read(cfg.Root.FD, rel) }
+	if cfg.Root.Objects != nil {
+		read = func() ([]byte, rewrite.Ident, error) { return readObjectStore(cfg, rel) }
+	}
+	data, ident, err := read()
 	if errors.Is(err, os.ErrNotExist) {
 		return sc, nil
 	}
@@ -108,6 +125,7 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	} else {
 		st = entries.ParseLedger(rel, data)
 	}
+	limitStoreMemory(before, len(data), len(st.Entries))
 	if storeExcluded(cfg.Excludes, rel) {
 		sc.input.Excludes = append(slices.Clone(cfg.Excludes), storeEntries(rel))
 	}
@@ -115,21 +133,18 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	mtime := floorSeconds(ident.MtimeNs)
 	// The entries in name order (the engine's and the merge walk's order),
 	// sorted as indexes: a sort of the records would move 88 bytes each.
-	sc.entries = newEntryIndex(st, data)
-	sc.files = make([]scan.File, 0, len(st.Entries))
+	// Its scan records are made on demand (scopeScan.file), not held.
+	sc.entries = newEntryIndex(st, data, mtime)
 	if !tracked {
 		sc.input.Paths = make([]skill.Entry, 0, len(st.Entries))
 	}
-	for _, k := range sc.entries.order {
-		e := &st.Entries[k]
-		f := scan.File{Path: e.Name, Size: int64(e.Size()), Timestamp: mtime, TimestampSource: scan.SourceMtime}
-		if e.Stamped {
-			f.Timestamp, f.TimestampSource = e.Timestamp, scan.SourceMetadata
+	for k := range sc.entries.order {
+		f := sc.entries.file(k)
+		if f.TimestampSource == scan.SourceMetadata {
 			sc.sources.Metadata++
 		} else {
 			sc.sources.Mtime++
 		}
-		sc.files = append(sc.files, f)
 		if tracked {
 			sc.tracked++
 			continue

@@ -82,6 +82,33 @@ func TestEveryWrittenLineReadsBack(t *testing.T) {
 	if longest <= 4*4096+128 {
 		t.Errorf("the longest line is %d bytes: the property never went beyond the old bound", longest)
 	}
+	// The same intents through the file: Open, Intend, Recover.
+	_, fd := tree(t, ".river")
+	j, err := Open(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Intend(want); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	found, err := Recover(fd, nil)
+	if err != nil || len(found) != 1 || found[0].Unreadable != 0 ||
+		!slices.Equal(slices.Concat(found[0].Removed, found[0].Rewritten), slices.Concat(filterOp(want, Delete), filterOp(want, Rewrite))) {
+		t.Fatalf("Recover through the file: %d journals, err %v", len(found), err)
+	}
+}
+
+// filterOp is the sorted paths of the intents with op.
+func filterOp(ins []Intent, op Op) []string {
+	var ps []string
+	for _, in := range ins {
+		if in.Op == op {
+			ps = append(ps, in.Path)
+		}
+	}
+	slices.Sort(ps)
+	return slices.Compact(ps)
 }
 
 // TestLongPathsReadBackThroughTheFile: a journal written by Open and

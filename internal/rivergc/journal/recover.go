@@ -140,6 +140,7 @@ func read(rootfd int, rel string) (ins []Intent, finished bool, bad int, st *uni
 func parse(r *bufio.Reader) (ins []Intent, finished bool, bad int, err error) {
 	first, runs, done := true, 0, 0
 	var long []byte
+	cut := false // the line before did not parse; a "run" now says it was cut short
 	for {
 		line, complete, err := readLine(r, &long)
 		if errors.Is(err, io.EOF) {
@@ -151,6 +152,13 @@ func parse(r *bufio.Reader) (ins []Intent, finished bool, bad int, err error) {
 			return nil, false, 0, err
 		}
 		s := string(line)
+		if cut && s == "run" {
+			// The next run's Open ended the cut line with a '\n' of its
+			// own (checkOurs): it was the cut-short end of a batch never
+			// synced, not a line the disk garbled.
+			bad--
+		}
+		cut = false
 		if first && complete && s == Header {
 			first = false
 			continue
@@ -166,6 +174,7 @@ func parse(r *bufio.Reader) (ins []Intent, finished bool, bad int, err error) {
 		switch {
 		case !complete:
 			bad++
+			cut = true
 		case s == "run":
 			runs++
 		case s == "done":
@@ -174,6 +183,7 @@ func parse(r *bufio.Reader) (ins []Intent, finished bool, bad int, err error) {
 			in, ok := parseIntent(s)
 			if !ok {
 				bad++
+				cut = true
 				continue
 			}
 			ins = append(ins, in)

@@ -18,7 +18,7 @@ import (
 type Journal struct {
 	rel    string // Path or AltPath
 	dirfd  int    // the journal's directory, O_RDONLY (fsync needs it)
-	fd     int    // the journal, O_WRONLY|O_APPEND
+	fd     int    // the journal, O_WRONLY|O_APPEND (O_RDWR for one appended to)
 	synced bool   // the directory entry has been fsynced
 	buf    []byte // "run" (and the header) not yet written
 }
@@ -78,15 +78,22 @@ func openAt(rootfd int, rel string) (_ *Journal, moveOn bool, _ error) {
 	}
 	if errors.Is(err, unix.EEXIST) {
 		fd, err = eintr.Value(func() (int, error) {
-			return unix.Openat(dirfd, base, unix.O_WRONLY|unix.O_APPEND|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+			return unix.Openat(dirfd, base, unix.O_RDWR|unix.O_APPEND|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 		})
+		var torn bool
 		if err == nil {
-			if err = checkOurs(fd); err != nil {
+			if torn, err = checkOurs(fd); err != nil {
 				unix.Close(fd)
 			}
 		}
 		if err == nil {
+			// A killed run's write cut short ends the file without '\n':
+			// the "run" of this one starts a line of its own, and the
+			// reader knows the cut line by the "run" after it.
 			j.fd, j.buf, j.synced = fd, []byte("run\n"), true
+			if torn {
+				j.buf = []byte("\nrun\n")
+			}
 			return j, false, nil
 		}
 	}
@@ -94,19 +101,28 @@ func openAt(rootfd int, rel string) (_ *Journal, moveOn bool, _ error) {
 	return nil, false, fserr.New(fserr.OpJournal, rel, err)
 }
 
-// checkOurs accepts a descriptor of a regular file with one link.
-func checkOurs(fd int) error {
+// checkOurs accepts a descriptor of a regular file with one link, and
+// says whether it ends in a line cut short (not empty, last byte not
+// '\n').
+func checkOurs(fd int) (torn bool, _ error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return err
+		return false, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return &fserr.KindError{Kind: fserr.KindOf(st.Mode), Want: fserr.ErrNotRegular}
+		return false, &fserr.KindError{Kind: fserr.KindOf(st.Mode), Want: fserr.ErrNotRegular}
 	}
 	if st.Nlink != 1 {
-		return fserr.ErrLinked
+		return false, fserr.ErrLinked
 	}
-	return nil
+	if st.Size == 0 {
+		return false, nil
+	}
+	last := []byte{0}
+	if _, err := eintr.Value(func() (int, error) { return unix.Pread(fd, last, st.Size-1) }); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 // Rel is the journal's root-relative name.

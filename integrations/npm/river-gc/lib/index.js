@@ -21,6 +21,9 @@ const EXIT_NOT_STARTED = 2;
 
 const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
+/** How often run() checks that the process that started it is still there. */
+const PARENT_POLL_MS = 100;
+
 /** This package's directory (lib/..). */
 const PACKAGE_DIR = path.dirname(__dirname);
 
@@ -134,8 +137,23 @@ async function run(args, bin = binaryPath()) {
     detached: true,
     env: { ...process.env, RIVER_GC_PARENT_PID: String(process.pid) },
   });
-  const forward = (signal) => child.kill(signal);
+  let forwarded = false;
+  const forward = (signal) => {
+    forwarded = true;
+    child.kill(signal);
+  };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  // npx runs this shim through `sh -c`; npm forwards SIGTERM to that
+  // shell, which dies of it without passing it on. A parent that is gone
+  // stops river-gc as SIGTERM would, unless a signal was forwarded
+  // already (a second one would end river-gc at once, without its record).
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) {
+      clearInterval(watch);
+      if (!forwarded) forward('SIGTERM');
+    }
+  }, PARENT_POLL_MS);
   try {
     const { code, signal } = await new Promise((resolve, reject) => {
       child.once('error', reject);
@@ -148,6 +166,7 @@ async function run(args, bin = binaryPath()) {
     }
     return code;
   } finally {
+    clearInterval(watch);
     for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
   }
 }

@@ -1,0 +1,86 @@
+//go:build linux
+
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+
+	"github.com/plangate-gc/plangate-gc/internal/backend"
+	"github.com/plangate-gc/plangate-gc/internal/bucket"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gitindex"
+)
+
+// openAnyRoot opens --root: a directory (gc.OpenRoot), or a bucket given
+// as s3://BUCKET/PREFIX (SPEC H1), configured from the AWS SDK's standard
+// chain. A bucket root must hold an object under .river/ or artifacts/,
+// as a directory root must hold one of them. For --force, the server must
+// first prove that it honours the conditions river gc deletes by (SPEC
+// H3); a server that ignores one is a config error naming it.
+func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
+	if !bucket.IsRoot(dir) {
+		root, err := gc.OpenRoot(cmp.Or(dir, "."), explicit)
+		if err != nil {
+			return nil, rootError(err)
+		}
+		return root, nil
+	}
+	ctx := context.Background()
+	b, err := bucket.Open(ctx, dir)
+	if errors.Is(err, bucket.ErrBadRoot) {
+		return nil, configErr("gc-cfg-bucket-root", q(dir))
+	}
+	if err != nil {
+		return nil, configErr("gc-cfg-bucket", q(dir), err.Error())
+	}
+	root := gc.OpenObjects(b.Root(), b)
+	found, err := holdsData(ctx, b)
+	switch {
+	case err != nil:
+		return nil, configErr("gc-cfg-bucket", q(root.Path), err.Error())
+	case !found:
+		return nil, configErr("gc-cfg-root-not-river", q(root.Path))
+	}
+	if force {
+		var ce *backend.ConditionError
+		if err := gc.ProveConditions(ctx, root); errors.As(err, &ce) {
+			return nil, configErr("gc-cfg-bucket-condition", q(root.Path), ce.What)
+		} else if err != nil {
+			return nil, configErr("gc-cfg-bucket", q(root.Path), err.Error())
+		}
+	}
+	return root, nil
+}
+
+// errFound stops a listing at its first object.
+var errFound = errors.New("found")
+
+// holdsData reports whether the bucket root holds an object below
+// .river/ or artifacts/ (at most one list request each).
+func holdsData(ctx context.Context, b *bucket.Bucket) (bool, error) {
+	for _, p := range []string{".river/", "artifacts/"} {
+		err := b.List(ctx, p, func(backend.Object) error { return errFound })
+		if errors.Is(err, errFound) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	return false, nil
+}
+
+// trackedOf is the git index's tracked files of a directory root; a
+// bucket has no git index (the run's summary says so, SPEC H2).
+func trackedOf(root *gc.Root) (interface{ Contains(string) bool }, error) {
+	if root.Objects != nil {
+		return nil, nil
+	}
+	t, err := gitindex.Tracked(root.FD)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	return t, nil
+}

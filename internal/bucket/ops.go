@@ -1,0 +1,250 @@
+package bucket
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
+
+	"github.com/plangate-gc/plangate-gc/internal/backend"
+)
+
+// PageSize is the keys per ListObjectsV2 page and per DeleteObjects
+// batch: S3's maximum for both (SPEC H6).
+const PageSize = 1000
+
+// List lists every object below prefix (relative to the root), in key
+// order, in pages of PageSize. Keys ending in '/' (folder markers) are
+// not objects.
+func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object) error) error {
+	p := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{
+		Bucket: &b.name, Prefix: aws.String(b.prefix + prefix), MaxKeys: aws.Int32(PageSize)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("list %s: %w", b.prefix+prefix, classify(err))
+		}
+		for _, o := range page.Contents {
+			key := strings.TrimPrefix(aws.ToString(o.Key), b.prefix)
+			if strings.HasSuffix(key, "/") {
+				continue
+			}
+			obj := backend.Object{Key: key, Size: aws.ToInt64(o.Size), Tag: aws.ToString(o.ETag)}
+			if o.LastModified != nil {
+				obj.ModTimeNs = o.LastModified.UnixNano()
+			}
+			if err := fn(obj); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Get reads at most limit+1 bytes of the object at key (one ranged GET).
+func (b *Bucket) Get(ctx context.Context, key string, limit int64) ([]byte, backend.Object, error) {
+	out, err := b.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + key),
+		Range: aws.String(fmt.Sprintf("bytes=0-%d", limit))})
+	if err != nil {
+		var re *awshttp.ResponseError
+		if errors.As(err, &re) && re.HTTPStatusCode() == http.StatusRequestedRangeNotSatisfiable {
+			return b.getEmpty(ctx, key) // an empty object has no byte 0
+		}
+		return nil, backend.Object{}, fmt.Errorf("get %s: %w", key, classify(err))
+	}
+	defer out.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(out.Body, limit+1))
+	if err != nil {
+		return nil, backend.Object{}, fmt.Errorf("get %s: %w", key, err)
+	}
+	obj := backend.Object{Key: key, Size: int64(len(data)), Tag: aws.ToString(out.ETag)}
+	if out.ContentRange != nil {
+		if _, total, ok := strings.Cut(*out.ContentRange, "/"); ok {
+			fmt.Sscan(total, &obj.Size) //nolint:errcheck // the length read stands otherwise
+		}
+	}
+	if out.LastModified != nil {
+		obj.ModTimeNs = out.LastModified.UnixNano()
+	}
+	return data, obj, nil
+}
+
+// getEmpty reads an object that a ranged GET found empty.
+func (b *Bucket) getEmpty(ctx context.Context, key string) ([]byte, backend.Object, error) {
+	out, err := b.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + key)})
+	if err != nil {
+		return nil, backend.Object{}, fmt.Errorf("get %s: %w", key, classify(err))
+	}
+	out.Body.Close()
+	obj := backend.Object{Key: key, Tag: aws.ToString(out.ETag)}
+	if out.LastModified != nil {
+		obj.ModTimeNs = out.LastModified.UnixNano()
+	}
+	return nil, obj, nil
+}
+
+// Put writes the object at key under the condition c (If-None-Match: *
+// or If-Match: the tag).
+func (b *Bucket) Put(ctx context.Context, key string, data []byte, c backend.Cond) (backend.Object, error) {
+	in := &s3.PutObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + key), Body: strings.NewReader(string(data)),
+		ContentLength: aws.Int64(int64(len(data)))}
+	switch {
+	case c.IfAbsent:
+		in.IfNoneMatch = aws.String("*")
+	case c.IfMatch != "":
+		in.IfMatch = aws.String(c.IfMatch)
+	default:
+		return backend.Object{}, fmt.Errorf("put %s: an unconditional write is never made", key)
+	}
+	out, err := b.client.PutObject(ctx, in)
+	if err != nil {
+		return backend.Object{}, fmt.Errorf("put %s: %w", key, classify(err))
+	}
+	return backend.Object{Key: key, Size: int64(len(data)), Tag: aws.ToString(out.ETag)}, nil
+}
+
+// Delete deletes the objects in DeleteObjects batches of up to PageSize
+// keys, each key with its judged ETag, at most Concurrency batches at a
+// time. A key the server reports as changed is looked up once: gone is
+// ErrNotExist, there is ErrChanged. A key found gone in a request the
+// SDK had to retry counts as deleted: the first attempt may have deleted
+// it (an over-report, never an under-report; the journal names it too).
+func (b *Bucket) Delete(ctx context.Context, objs []backend.Object) []error {
+	errs := make([]error, len(objs))
+	sem := make(chan struct{}, max(1, b.Concurrency))
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(objs); lo += PageSize {
+		hi := min(lo+PageSize, len(objs))
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			b.deleteBatch(ctx, objs[lo:hi], errs[lo:hi])
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+// deleteBatch is one DeleteObjects request.
+func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []error) {
+	ids := make([]types.ObjectIdentifier, len(objs))
+	index := make(map[string]int, len(objs))
+	for i, o := range objs {
+		ids[i] = types.ObjectIdentifier{Key: aws.String(b.prefix + o.Key), ETag: aws.String(o.Tag)}
+		index[b.prefix+o.Key] = i
+	}
+	out, err := b.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: &b.name,
+		Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(false)}})
+	if err != nil {
+		b.settle(ctx, objs, errs, fmt.Errorf("delete: %w", classify(err)))
+		return
+	}
+	retried := false
+	if res, ok := retry.GetAttemptResults(out.ResultMetadata); ok {
+		retried = len(res.Results) > 1
+	}
+	answered := make([]bool, len(objs))
+	for _, d := range out.Deleted {
+		if i, ok := index[aws.ToString(d.Key)]; ok {
+			answered[i] = true
+		}
+	}
+	for _, e := range out.Errors {
+		i, ok := index[aws.ToString(e.Key)]
+		if !ok {
+			continue
+		}
+		answered[i] = true
+		errs[i] = b.keyError(ctx, objs[i], aws.ToString(e.Code), aws.ToString(e.Message))
+		if retried && errors.Is(errs[i], backend.ErrNotExist) {
+			errs[i] = nil
+		}
+	}
+	for i := range objs {
+		if !answered[i] {
+			errs[i] = fmt.Errorf("delete %s: the server did not answer for this key", objs[i].Key)
+		}
+	}
+}
+
+// settle finds out, after a DeleteObjects request that failed as a whole
+// (its answer lost after the SDK's retries, say), what became of each
+// key, with one HEAD each: gone counts as deleted (the request may have
+// acted; an over-report, never a deletion without a record), the judged
+// ETag still there is ErrNotDone, another is ErrChanged; a key that
+// cannot be looked up keeps the request's error (unknown).
+func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error, cause error) {
+	sem := make(chan struct{}, max(1, b.Concurrency))
+	var wg sync.WaitGroup
+	for i, o := range objs {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			head, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
+			switch {
+			case errors.Is(classify(err), backend.ErrNotExist):
+				errs[i] = nil
+			case err != nil:
+				errs[i] = cause
+			case aws.ToString(head.ETag) == o.Tag:
+				errs[i] = fmt.Errorf("%w: %w", backend.ErrNotDone, cause)
+			default:
+				errs[i] = backend.ErrChanged
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// keyError turns DeleteObjects' error for one key into backend's words.
+func (b *Bucket) keyError(ctx context.Context, o backend.Object, code, msg string) error {
+	switch code {
+	case "NoSuchKey":
+		return backend.ErrNotExist
+	case "PreconditionFailed", "ConditionalRequestConflict":
+		_, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
+		if errors.Is(classify(err), backend.ErrNotExist) {
+			return backend.ErrNotExist
+		}
+		return backend.ErrChanged
+	}
+	return fmt.Errorf("delete %s: %s: %s", o.Key, code, msg)
+}
+
+// classify maps the S3 answers river gc acts on to backend's errors.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		switch api.ErrorCode() {
+		case "NoSuchKey", "NotFound":
+			return fmt.Errorf("%w (%s)", backend.ErrNotExist, api.ErrorCode())
+		case "PreconditionFailed", "ConditionalRequestConflict":
+			return fmt.Errorf("%w (%s)", backend.ErrChanged, api.ErrorCode())
+		}
+	}
+	var re *awshttp.ResponseError
+	if errors.As(err, &re) {
+		switch re.HTTPStatusCode() {
+		case http.StatusNotFound:
+			return fmt.Errorf("%w (HTTP 404)", backend.ErrNotExist)
+		case http.StatusPreconditionFailed, http.StatusConflict:
+			return fmt.Errorf("%w (HTTP %d)", backend.ErrChanged, re.HTTPStatusCode())
+		}
+	}
+	return err
+}

@@ -1,0 +1,193 @@
+//go:build linux
+
+package gc
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/plangate-gc/plangate-gc/internal/backend"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
+)
+
+// Objects is the backend of a root that is not a directory: an S3
+// bucket below a key prefix (SPEC Part H). The run reaches it only
+// through backend.Backend, plus what a bucket alone can say.
+type Objects interface {
+	backend.Backend
+	// Versioned reports whether a delete leaves a delete marker (SPEC H5).
+	Versioned(ctx context.Context) (bool, error)
+	// Requests counts the requests sent, by kind (SPEC H6).
+	Requests() map[string]int
+}
+
+// OpenObjects makes the root of a run on a bucket: path is the root as
+// the user gave it (s3://BUCKET/PREFIX), shown in every record.
+func OpenObjects(path string, b Objects) *Root {
+	return &Root{Path: path, FD: -1, Objects: b, tags: map[string]string{}}
+}
+
+// The keys of a run's own objects below the root. None is in any scope
+// (scopes are .river/memory, .river/tmp, .river/runs, artifacts/evals,
+// artifacts/.tmp and the review-artifact names of artifacts/).
+const (
+	LockKey = ".river/gc-lock"
+	// RootMarker keeps a bucket root a root once every artifact is gone:
+	// a prefix has no directories to outlive its objects, and a root
+	// holding nothing below .river/ or artifacts/ is refused as mistyped.
+	RootMarker = ".river/gc-root"
+	JournalDir = ".river/gc-journal/"
+	CanaryDir  = ".river/gc-canary/"
+)
+
+// metadataWorkers bounds the concurrent metadata reads of a bucket scan.
+const metadataWorkers = 16
+
+// scanObjects lists one scope's key prefixes and builds the scan result
+// the disk scan would give for the same tree (SPEC H2): regular objects
+// only, review-artifacts not recursive and filtered by name, nested
+// repositories (a key prefix holding a .git entry) not entered, metadata
+// timestamps read from *.json bodies (at most scan.MetadataByteCap+1
+// bytes each, metadataWorkers at a time), else LastModified as mtime.
+func scanObjects(cfg Config, scope skill.Scope) scan.Result {
+	var res scan.Result
+	dirs := scope.Dirs()
+	if dirs == nil {
+		res.Errors = append(res.Errors, fserr.New(fserr.OpOpenDir, ".", fserr.ErrUnknownScope))
+		return res
+	}
+	ctx := context.Background()
+	var objs []backend.Object
+	for _, d := range dirs {
+		err := cfg.Root.Objects.List(ctx, d+"/", func(o backend.Object) error {
+			rest := strings.TrimPrefix(o.Key, d+"/")
+			if scope == skill.ScopeReviewArtifacts && (strings.Contains(rest, "/") || !scan.IsReviewArtifactKey(rest)) {
+				return nil
+			}
+			objs = append(objs, o)
+			return nil
+		})
+		if err != nil {
+			res.Errors = append(res.Errors, fserr.New(fserr.OpReadDir, d, err))
+		}
+	}
+	objs, res.NestedRepos = withoutRepos(objs, dirs)
+	res.Files = make([]scan.File, len(objs))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sem := make(chan struct{}, metadataWorkers)
+	for i, o := range objs {
+		f := &res.Files[i]
+		*f = scan.File{Path: o.Key, Size: o.Size, Timestamp: floorSeconds(o.ModTimeNs), TimestampSource: scan.SourceMtime, MtimeNs: o.ModTimeNs}
+		cfg.Root.tags[o.Key] = o.Tag
+		if cfg.Seen != nil {
+			cfg.Seen.Add(1)
+		}
+		if !cfg.Metadata || !scan.IsJSONName(o.Key) || o.Size > scan.MetadataByteCap {
+			if cfg.Metadata && scan.IsJSONName(o.Key) {
+				res.Notes = append(res.Notes, scan.Note{Path: o.Key, Kind: scan.NoteMetadataUnusable, Reason: scan.ReasonTooLarge})
+			}
+			continue
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			body, got, err := cfg.Root.Objects.Get(ctx, o.Key, scan.MetadataByteCap)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil:
+				// Judged by LastModified it could go although its body
+				// says to keep it: not listed, an error (as on disk).
+				res.Errors = append(res.Errors, fserr.New(fserr.OpReadMeta, o.Key, err))
+				f.Path = ""
+				return
+			case got.Tag != o.Tag:
+				res.Notes = append(res.Notes, scan.Note{Path: o.Key, Kind: scan.NoteMetadataUnusable, Reason: scan.ReasonReplaced})
+				return
+			}
+			sec, ok, reason := scan.MetadataTimestamp(body, got.Size)
+			switch {
+			case reason != "":
+				res.Notes = append(res.Notes, scan.Note{Path: o.Key, Kind: scan.NoteMetadataUnusable, Reason: reason})
+			case ok:
+				f.Timestamp, f.TimestampSource = sec, scan.SourceMetadata
+			}
+		}()
+	}
+	wg.Wait()
+	res.Files = slices.DeleteFunc(res.Files, func(f scan.File) bool { return f.Path == "" })
+	slices.SortFunc(res.Files, func(a, b scan.File) int { return strings.Compare(a.Path, b.Path) })
+	scan.FinishObjects(scope, res.Files, cfg.Metadata)
+	sortScan(&res)
+	return res
+}
+
+// withoutRepos drops the objects inside a nested repository: a key
+// prefix below a scope directory that directly holds a .git object (a
+// gitdir file) or .git/ prefix. It returns the rest and the repositories
+// (sorted), as the disk scan names them.
+func withoutRepos(objs []backend.Object, dirs []string) ([]backend.Object, []string) {
+	var repos []string
+	for _, o := range objs {
+		for _, d := range dirs {
+			rest, ok := strings.CutPrefix(o.Key, d+"/")
+			if !ok {
+				continue
+			}
+			segs := strings.Split(rest, "/")
+			if i := slices.Index(segs, ".git"); i >= 0 {
+				repos = append(repos, path.Join(append([]string{d}, segs[:i]...)...))
+			}
+		}
+	}
+	slices.Sort(repos)
+	repos = slices.Compact(repos)
+	// A repository at the scope directory itself protects the scope whole.
+	kept := slices.DeleteFunc(objs, func(o backend.Object) bool {
+		for _, r := range repos {
+			if o.Key == r || strings.HasPrefix(o.Key, r+"/") {
+				return true
+			}
+		}
+		return false
+	})
+	return kept, repos
+}
+
+// sortScan puts a scan result's errors and notes in the disk scan's order.
+func sortScan(res *scan.Result) {
+	slices.SortFunc(res.Errors, func(a, b *fserr.Error) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(res.Notes, func(a, b scan.Note) int { return strings.Compare(a.Path, b.Path) })
+}
+
+// readObjectStore reads an entry scope's single source from the bucket:
+// its bytes and, as an identity, its size and LastModified (the mtime
+// its entries without a timestamp are judged by); the ETag read is kept
+// for the conditional write back.
+func readObjectStore(cfg Config, rel string) ([]byte, rewrite.Ident, error) {
+	data, obj, err := cfg.Root.Objects.Get(context.Background(), rel, storeByteCap)
+	if errors.Is(err, backend.ErrNotExist) {
+		return nil, rewrite.Ident{}, os.ErrNotExist
+	}
+	if err != nil {
+		return nil, rewrite.Ident{}, err
+	}
+	if int64(len(data)) > storeByteCap {
+		return nil, rewrite.Ident{}, fserr.ErrTooLarge
+	}
+	cfg.Root.tags[rel] = obj.Tag
+	return data, rewrite.Ident{Size: obj.Size, MtimeNs: obj.ModTimeNs}, nil
+}
+
+// storeByteCap bounds a single source read from a bucket.
+const storeByteCap = 1 << 30

@@ -1,0 +1,165 @@
+package s3test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
+)
+
+// Client returns an S3 client of the official SDK for s, configured from
+// s alone (not from the environment: the caller's AWS_* variables,
+// profiles and AWS_CA_BUNDLE play no part), with path-style addressing
+// and the SDK's standard retries.
+func (s *Server) Client() *s3.Client { return s.ClientAt(s.Endpoint) }
+
+// ClientAt is Client with another endpoint (a FaultProxy's URL in front
+// of the same engine, say) and options (o.RetryMaxAttempts = 1 to see
+// each fault instead of the SDK's retries).
+func (s *Server) ClientAt(endpoint string, optFns ...func(*s3.Options)) *s3.Client {
+	return s3.New(s3.Options{
+		Region:       s.Region,
+		BaseEndpoint: aws.String(endpoint),
+		UsePathStyle: true,
+		Credentials:  credentials.NewStaticCredentialsProvider(s.AccessKey, s.SecretKey, ""),
+	}, optFns...)
+}
+
+var bucketSeq atomic.Int64
+
+// Bucket creates a fresh, empty bucket (versioning enabled when
+// versioned) and returns its name; t's cleanup empties it (every version
+// and delete marker) and removes it. Names are unique per process and
+// per run: t-<pid-ish random>-<sequence>.
+func (s *Server) Bucket(t testing.TB, versioned bool) string {
+	t.Helper()
+	name := fmt.Sprintf("t-%s-%d", bucketRun, bucketSeq.Add(1))
+	c := s.Client()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &name}); err != nil {
+		t.Fatalf("creating bucket %s: %v", name, err)
+	}
+	if versioned {
+		_, err := c.PutBucketVersioning(ctx, &s3.PutBucketVersioningInput{
+			Bucket:                  &name,
+			VersioningConfiguration: &types.VersioningConfiguration{Status: types.BucketVersioningStatusEnabled},
+		})
+		if err != nil {
+			t.Fatalf("enabling versioning on %s: %v", name, err)
+		}
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if err := RemoveBucket(ctx, c, name); err != nil {
+			t.Errorf("removing bucket %s: %v", name, err)
+		}
+	})
+	return name
+}
+
+// bucketRun keeps two processes' bucket names apart when they share an
+// engine (PLANGATE_GC_WEED with a server started by hand is not
+// supported, but names stay unique anyway).
+var bucketRun = randomHex(3)
+
+// RemoveBucket deletes every object version and delete marker of bucket
+// in pages of 1000 (a bounded loop: it stops after a million keys) and
+// then the bucket.
+func RemoveBucket(ctx context.Context, c *s3.Client, bucket string) error {
+	for page := 0; page < 1000; page++ {
+		out, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &bucket})
+		if err != nil {
+			return err
+		}
+		var ids []types.ObjectIdentifier
+		for _, v := range out.Versions {
+			ids = append(ids, types.ObjectIdentifier{Key: v.Key, VersionId: v.VersionId})
+		}
+		for _, m := range out.DeleteMarkers {
+			ids = append(ids, types.ObjectIdentifier{Key: m.Key, VersionId: m.VersionId})
+		}
+		if len(ids) == 0 {
+			_, err := c.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: &bucket})
+			return err
+		}
+		for len(ids) > 0 {
+			n := min(len(ids), 1000)
+			del, err := c.DeleteObjects(ctx, &s3.DeleteObjectsInput{
+				Bucket: &bucket,
+				Delete: &types.Delete{Objects: ids[:n], Quiet: aws.Bool(true)},
+			})
+			if err != nil {
+				return err
+			}
+			if len(del.Errors) > 0 {
+				e := del.Errors[0]
+				return fmt.Errorf("deleting %s (version %s): %s %s", aws.ToString(e.Key), aws.ToString(e.VersionId), aws.ToString(e.Code), aws.ToString(e.Message))
+			}
+			ids = ids[n:]
+		}
+	}
+	return fmt.Errorf("bucket %s: still not empty after 1000 pages", bucket)
+}
+
+// waitReady polls, in a bounded loop, until the engine creates a bucket,
+// stores an object and deletes both: the S3 gateway, the filer and a
+// volume server are then all up.
+func (e *Engine) waitReady(ctx context.Context) error {
+	c := e.Client()
+	bucket := "plangate-gc-ready"
+	var last error
+	for {
+		if e.Exited() {
+			return fmt.Errorf("weed exited: %v", e.waitErr)
+		}
+		if last = e.probe(ctx, c, bucket); last == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last: %v)", ctx.Err(), last)
+		case <-e.done:
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// probe is one round of waitReady.
+func (e *Engine) probe(ctx context.Context, c *s3.Client, bucket string) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, err := c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &bucket})
+	if err != nil && !IsCode(err, "BucketAlreadyOwnedByYou", "BucketAlreadyExists") {
+		return err
+	}
+	key := "probe"
+	if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: &bucket, Key: &key, Body: strings.NewReader("ready")}); err != nil {
+		return err
+	}
+	return RemoveBucket(ctx, c, bucket)
+}
+
+// IsCode reports whether err is an S3 API error with one of codes.
+func IsCode(err error, codes ...string) bool {
+	var ae smithy.APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	for _, c := range codes {
+		if ae.ErrorCode() == c {
+			return true
+		}
+	}
+	return false
+}
