@@ -21,8 +21,8 @@ package main
 
 import (
 	"flag"
-	"math"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
