@@ -6,7 +6,6 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/plangate-gc/plangate-gc/internal/clidoc"
-	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // completionCmd prints a shell completion script generated from kong's
@@ -34,7 +33,7 @@ func (c completionCmd) Run(e *env, k *kong.Context) error {
 // model is kong's model of plangate-gc's command line, built with run's
 // options, for the man page.
 func model() (clidoc.Command, error) {
-	vars := helpVars(render.English)
+	vars := clidoc.Vars(helpEnglish, nil, false)
 	vars["version"] = "plangate-gc"
 	parser, err := kong.New(&cli{}, kong.Name("plangate-gc"), kong.Description(description), vars)
 	if err != nil {

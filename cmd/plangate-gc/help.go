@@ -1,34 +1,9 @@
 package main
 
-import (
-	"github.com/alecthomas/kong"
-
-	"github.com/plangate-gc/plangate-gc/render"
-)
-
-// helpVars are the help texts of the flags, arguments and commands, in
-// the language of plangate-gc's own messages (the locale's, SPEC B7); the
-// tags name them as ${h_…}. The man page and completions use English.
-func helpVars(lang render.Lang) kong.Vars {
-	texts := helpEnglish
-	if lang == render.Japanese {
-		texts = helpJapanese
-	}
-	v := kong.Vars{}
-	for k, t := range texts {
-		v[k] = t
-	}
-	return v
-}
-
-// helpDescription is the help's description in lang.
-func helpDescription(lang render.Lang) string {
-	if lang == render.Japanese {
-		return descriptionJapanese
-	}
-	return description
-}
-
+// helpEnglish and helpJapanese are the help texts of the flags,
+// arguments and commands (the tags name them as ${h_…}), given to kong
+// in the language of the run (SPEC B7); the man page and the completions
+// use English.
 var helpEnglish = map[string]string{
 	"h_completion":   "Print a shell completion script: bash, zsh or fish.",
 	"h_eval":         "Run the evaluation harness over fixture cases (--json: a machine-readable report).",

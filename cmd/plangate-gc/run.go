@@ -10,6 +10,7 @@ import (
 	"github.com/alecthomas/kong"
 	"golang.org/x/term"
 
+	"github.com/plangate-gc/plangate-gc/internal/clidoc"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/pipeline"
 	"github.com/plangate-gc/plangate-gc/internal/version"
@@ -92,9 +93,10 @@ var isTerminal = func(r io.Reader) bool {
 func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []string) error {
 	var c cli
 	lang := render.LangFromEnv(os.Getenv) // the help's language (SPEC B7)
-	vars := helpVars(lang)
+	vars := clidoc.Vars(helpEnglish, helpJapanese, lang == render.Japanese)
 	vars["version"] = "plangate-gc " + version.String()
-	kctx, done, err := cliparse.Parse(&c, args, kong.Name("plangate-gc"), kong.Description(helpDescription(lang)),
+	kctx, done, err := cliparse.Parse(&c, args, kong.Name("plangate-gc"),
+		kong.Description(map[bool]string{true: descriptionJapanese, false: description}[lang == render.Japanese]),
 		kong.Writers(stdout, stderr), vars)
 	switch {
 	case done:

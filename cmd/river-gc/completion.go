@@ -15,8 +15,9 @@ import (
 // list of our own. The one subcommand, completion, is answered before kong
 // parses (main1), so it is added here as what it accepts: one of shells.
 func model() (clidoc.Command, error) {
-	parser, err := kong.New(&cli{}, kong.Name("river-gc"), kong.Description(description),
-		kong.Vars{"version": "river-gc", "lang": "en"})
+	vars := clidoc.Vars(helpEnglish, nil, false)
+	vars["version"], vars["lang"] = "river-gc", "en"
+	parser, err := kong.New(&cli{}, kong.Name("river-gc"), kong.Description(description), vars)
 	if err != nil {
 		return clidoc.Command{}, err
 	}

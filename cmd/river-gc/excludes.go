@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/bucket"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 )
 
@@ -37,6 +38,9 @@ func normalizeExcludes(patterns []string, rootDir string) ([]string, error) {
 // rootNames are the absolute names of the root: as given, and with its
 // symbolic links resolved.
 func rootNames(dir string) []string {
+	if bucket.IsRoot(dir) {
+		return nil // a bucket root: "/x" is gitignore's anchor, never a local path
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil

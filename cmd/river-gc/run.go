@@ -20,6 +20,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/gate"
 	"github.com/plangate-gc/plangate-gc/internal/bucket"
+	"github.com/plangate-gc/plangate-gc/internal/clidoc"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
@@ -34,28 +35,28 @@ import (
 // taken as text so that they can be validated with exact decimal rules and
 // echoed verbatim in retention.
 type cli struct {
-	RetentionDays []string `name:"retention-days" sep:"none" placeholder:"[SCOPE=]N" help:"Remove entries older than N days (default 90; by artifact metadata timestamp, mtime fallback); SCOPE=N for one scope (repeatable)."`
-	MaxEntries    []string `name:"max-entries" sep:"none" placeholder:"[SCOPE=]N" help:"Keep at most N entries per scope, dropping the oldest (default 1000); SCOPE=N for one scope (repeatable)."`
-	MaxSizeMb     []string `name:"max-size-mb" sep:"none" placeholder:"[SCOPE=]N" help:"Keep at most N MB per scope, dropping the oldest (default 500; 1 MB = 1 MiB = 1048576 bytes); SCOPE=N for one scope (repeatable)."`
-	Now           string   `placeholder:"RFC3339" help:"Pin the reference time (default: the system clock, which breaks determinism)."`
-	Scope         []string `sep:"none" placeholder:"SCOPE" complete:"memory,evals,review-artifacts,tmp,runs,memory-entries,eval-ledger,all" help:"memory, evals, review-artifacts, tmp, all (those four; the default), or the opt-in runs, memory-entries, eval-ledger (repeatable)."`
-	Exclude       []string `sep:"none" placeholder:"GLOB" help:"Protect paths matching this .gitignore-syntax glob, relative to the root (./x and absolute paths inside the root are normalized; repeatable)."`
-	DryRun        bool     `name:"dry-run" help:"List candidates only (the default without --force; wins over --force)."`
-	Force         bool     `help:"Actually delete."`
-	JSON          bool     `name:"json" help:"Write the machine-readable result on stdout; the summary goes to stderr."`
-	OutputFile    string   `name:"output-file" placeholder:"PATH" help:"Write the --json result to PATH atomically instead of stdout."`
-	JSONFormat    string   `name:"json-format" enum:"gc,findings,artifact" default:"gc" help:"What --json writes: gc (river gc's result), findings (one River Review output.schema.json document for the run) or artifact (one Review Artifact)."`
-	Quiet         bool     `help:"Suppress the human-readable summary (errors still go to stderr)."`
-	Debug         bool     `help:"Verbose stderr logging."`
-	Root          string   `placeholder:"DIR" help:"Repository root that all scopes are relative to (default: the nearest directory upward holding .river/ or artifacts/)."`
-	SummaryFile   string   `name:"summary-file" placeholder:"PATH" help:"Append the Markdown summary to PATH (e.g. $$GITHUB_STEP_SUMMARY)."`
-	Verbose       bool     `help:"List every removal in the summary (a terminal otherwise gets the first ones and a count)."`
-	Explain       []string `sep:"none" placeholder:"PATH" help:"Explain the verdict for PATH and the paths after it (or repeat the flag); deletes nothing."`
-	EmitInventory bool     `name:"emit-inventory" help:"Write one plangate-gc input document per non-empty scope and exit."`
-	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only."`
-	Lang          string   `enum:"en,ja" default:"${lang}" help:"Language of the summary and messages (en, ja; default: ja when LC_ALL, LC_MESSAGES or LANG, the first one set, starts with ja, else en)."`
+	RetentionDays []string `name:"retention-days" sep:"none" placeholder:"[SCOPE=]N" help:"${h_retention_days}"`
+	MaxEntries    []string `name:"max-entries" sep:"none" placeholder:"[SCOPE=]N" help:"${h_max_entries}"`
+	MaxSizeMb     []string `name:"max-size-mb" sep:"none" placeholder:"[SCOPE=]N" help:"${h_max_size_mb}"`
+	Now           string   `placeholder:"RFC3339" help:"${h_now}"`
+	Scope         []string `sep:"none" placeholder:"SCOPE" complete:"memory,evals,review-artifacts,tmp,runs,memory-entries,eval-ledger,all" help:"${h_scope}"`
+	Exclude       []string `sep:"none" placeholder:"GLOB" help:"${h_exclude}"`
+	DryRun        bool     `name:"dry-run" help:"${h_dry_run}"`
+	Force         bool     `help:"${h_force}"`
+	JSON          bool     `name:"json" help:"${h_j_s_o_n}"`
+	OutputFile    string   `name:"output-file" placeholder:"PATH" help:"${h_output_file}"`
+	JSONFormat    string   `name:"json-format" enum:"gc,findings,artifact" default:"gc" help:"${h_j_s_o_n_format}"`
+	Quiet         bool     `help:"${h_quiet}"`
+	Debug         bool     `help:"${h_debug}"`
+	Root          string   `placeholder:"DIR" help:"${h_root}"`
+	SummaryFile   string   `name:"summary-file" placeholder:"PATH" help:"${h_summary_file}"`
+	Verbose       bool     `help:"${h_verbose}"`
+	Explain       []string `sep:"none" placeholder:"PATH" help:"${h_explain}"`
+	EmitInventory bool     `name:"emit-inventory" help:"${h_emit_inventory}"`
+	Timestamp     string   `enum:"metadata,mtime" default:"metadata" help:"${h_timestamp}"`
+	Lang          string   `enum:"en,ja" default:"${lang}" help:"${h_lang}"`
 
-	Version kong.VersionFlag `help:"Print the version and exit."`
+	Version kong.VersionFlag `help:"${h_version}"`
 
 	start time.Time          // when the run began, for durationMs
 	notes []note             // warnings about the flags (policy.go)
@@ -113,7 +114,11 @@ whole. Paths on the command line are relative to the current directory;
 the root are normalized; paths that can never match are refused).
 
 Examples:
-  river-gc                                        # dry-run: list what would go
+` + examples + `Exit codes: 0 success (errors[] empty), 1 runtime errors (errors[] not
+empty, or another --force run holds the lock), 2 config error.`
+
+// examples are --help's examples, in every language.
+const examples = `  river-gc                                        # dry-run: list what would go
   river-gc --force                                # delete
   river-gc --force --json --output-file ./artifacts/gc-result.json
   river-gc --scope memory --scope evals --retention-days 30
@@ -123,16 +128,18 @@ Examples:
   source <(river-gc completion bash)              # also zsh, fish
   river-gc --emit-inventory | plangate-gc --json  # reproduce the judgement
 
-Exit codes: 0 success (errors[] empty), 1 runtime errors (errors[] not
-empty, or another --force run holds the lock), 2 config error.`
+`
 
 // run parses and validates the flags, then runs river gc.
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	c := cli{start: time.Now()}
 	rest, repeated := pullRepeated(args, "exclude", "scope", "explain")
 	prog := progName()
-	kctx, done, err := cliparse.Parse(&c, rest, kong.Name(prog), kong.Description(forProgram(description, prog)), kong.Writers(stdout, stderr),
-		kong.Vars{"version": "river-gc " + version.String(), "lang": string(render.LangFromEnv(os.Getenv))})
+	lang := langArg(args) // --help in the run's language (SPEC B7)
+	vars := clidoc.Vars(helpEnglish, helpJapanese, lang == render.Japanese)
+	vars["version"], vars["lang"] = "river-gc "+version.String(), string(render.LangFromEnv(os.Getenv))
+	kctx, done, err := cliparse.Parse(&c, rest, kong.Name(prog), kong.Description(forProgram(map[bool]string{true: descriptionJapanese, false: description}[lang == render.Japanese], prog)),
+		kong.Writers(stdout, stderr), vars)
 	switch {
 	case done:
 		return nil

@@ -177,3 +177,18 @@ func funcName(name string) string {
 		return '_'
 	}, name)
 }
+
+// Vars returns a command's help texts as kong variables (tags name them
+// ${h_…}), from ja when japanese is set, else from en; a fresh map each
+// time, so that the caller may add its own.
+func Vars(en, ja map[string]string, japanese bool) kong.Vars {
+	texts := en
+	if japanese {
+		texts = ja
+	}
+	v := kong.Vars{}
+	for k, t := range texts {
+		v[k] = t
+	}
+	return v
+}

@@ -93,7 +93,9 @@ func scanObjects(cfg Config, scope skill.Scope) scan.Result {
 		}
 		if !cfg.Metadata || !scan.IsJSONName(o.Key) || o.Size > scan.MetadataByteCap {
 			if cfg.Metadata && scan.IsJSONName(o.Key) {
+				mu.Lock() // the readers started so far append notes too
 				res.Notes = append(res.Notes, scan.Note{Path: o.Key, Kind: scan.NoteMetadataUnusable, Reason: scan.ReasonTooLarge})
+				mu.Unlock()
 			}
 			continue
 		}
