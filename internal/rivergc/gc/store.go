@@ -239,10 +239,11 @@ func floorSeconds(ns int64) int64 {
 func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jn *runJournal, jobs []rewriteJob) {
 	for _, job := range jobs {
 		var journalErr error
-		intend := func(temp, target string) error {
+		intend := func(temp, target string, cp rewrite.Ident) error {
 			in := journal.Intent{Op: journal.Rewrite, Path: target, Dev: job.ident.Dev, Ino: job.ident.Ino,
 				Size: job.ident.Size, MtimeNs: job.ident.MtimeNs}
-			if journalErr = jn.intend([]journal.Intent{in}); journalErr != nil {
+			tmp := journal.Intent{Op: journal.Temp, Path: temp, Dev: cp.Dev, Ino: cp.Ino, Size: cp.Size, MtimeNs: cp.MtimeNs}
+			if journalErr = jn.intend([]journal.Intent{in, tmp}); journalErr != nil {
 				return journalErr
 			}
 			if cfg.Intend != nil {
