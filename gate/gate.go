@@ -180,7 +180,7 @@ func (r *Reader) Next() (skill.Input, error) {
 		}
 		return skill.Input{}, e
 	}
-	return buildInput(root.(map[string]any), items.entries), nil
+	return buildInput(root.(map[string]any), items.entries()), nil
 }
 
 // newError sorts and de-duplicates problems and caps their number; dropped

@@ -28,6 +28,9 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-bucket": {
 		"--root %s: バケットを使えません: %s",
 		"--root %s: cannot use the bucket: %s"},
+	"gc-cfg-bucket-missing": {
+		"--root %s: バケット %s は存在しません (NoSuchBucket)。バケット名 (小文字) とエンドポイントを確認してください",
+		"--root %s: the bucket %s does not exist (NoSuchBucket); check the bucket's name (lower case) and the endpoint"},
 	"gc-cfg-bucket-condition": {
 		"--root %s: サーバーが条件付きリクエストを守りません (%s)。スキャン後に変わったオブジェクトを削除しうるため --force は使えません",
 		"--root %s: the server does not honour a conditional request (%s); --force could delete objects changed since the scan, so it is refused"},

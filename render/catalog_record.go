@@ -13,6 +13,12 @@ var recordMessages = map[string][2]string{ // key → {ja, en}
 	"gc-interrupted-rewritten": {
 		"記録を残さずに終了した river gc --force 実行 (ジャーナル %s) が書き換えたファイル %s 件:",
 		"the files a river gc --force run that left no record (journal %s) rewrote, %s:"},
+	"gc-interrupted-temps": {
+		"書き換え中に強制終了された river gc --force 実行 (ジャーナル %s) が一時的な名前で残した複製 %s 件 (次の --force 実行が削除します):",
+		"copies of a store that a river gc --force run killed while rewriting it (journal %s) left under a temporary name, %s (the next --force run removes them):"},
+	"gc-interrupted-temps-removed": {
+		"書き換え中に強制終了された river gc --force 実行 (ジャーナル %s) が一時的な名前で残した複製 %s 件を削除しました:",
+		"removed the copies of a store that a river gc --force run killed while rewriting it (journal %s) left under a temporary name, %s:"},
 	"gc-err-op-journal": {"ジャーナルを使えません: %s", "cannot use the intent journal: %s"},
 	"gc-err-not-journaled": {
 		"%s。これ以上削除しません: %s 件の削除は試行していません",

@@ -42,6 +42,9 @@ import (
 )
 
 func main() {
+	if ifMatchMain() {
+		return
+	}
 	def := 10000
 	if os.Getenv("FULL") == "1" {
 		def = 100000
@@ -50,7 +53,7 @@ func main() {
 	runs := flag.Int("runs", 3, "timed runs per program (the median is reported)")
 	src := flag.String("src", ".", "checkout to build river-gc from")
 	workers := flag.Int("upload-workers", 32, "concurrent uploads while re-filling the prefix (untimed)")
-	only := flag.String("only", "river-gc,rclone,aws", "comma-separated programs to run")
+	only := flag.String("only", "river-gc,rclone,aws,sdk-ifmatch", "comma-separated programs to run")
 	flag.Parse()
 	if err := run(*n, *runs, *workers, *src, strings.Split(*only, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/s3:", err)

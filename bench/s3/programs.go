@@ -34,6 +34,10 @@ func (b *bench) programs(only []string) []program {
 			return append(b.env(endpoint, false), "aws", "s3", "rm", "--recursive", "--only-show-errors",
 				"s3://"+b.bucket+"/"+b.prefix+"/")
 		}},
+		{"sdk-ifmatch", func(b *bench, endpoint string) []string {
+			self, _ := os.Executable()
+			return append(b.env(endpoint, false), self, ifMatchArg, b.bucket, b.prefix)
+		}},
 	}
 	var out []program
 	for _, p := range all {

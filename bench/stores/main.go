@@ -8,8 +8,8 @@
 //
 // For each store, entry size (tiny, upstream-sized) and entry count it
 // generates one store (gen.go) and runs, in rounds after one untimed
-// warm-up: river-gc --scope S --json --quiet (dry-run, stdout to
-// /dev/null), Node, and with -before the other checkout's river-gc; then
+// warm-up: river-gc --scope S --quiet (dry-run, the default summary, or
+// with -json every removal as JSON; stdout to /dev/null), Node, and with -before the other checkout's river-gc; then
 // the same with --force (river-gc rewrites the store, Node writes its
 // result over it), each on a fresh copy (the copy is not timed). A row
 // reports the median of the per-round ratios river-gc ÷ Node (goal ≤ 1.5),
@@ -62,7 +62,7 @@ if (mode === 'force') fs.writeFileSync(file, out);
 
 // gcFlags pin the clock and the policy: age 60 days, count and size
 // limits out of the way.
-var gcFlags = []string{"--now", benchNow, "--retention-days", "60", "--max-entries", "1000000000", "--max-size-mb", "1000000", "--json", "--quiet"}
+var gcFlags = []string{"--now", benchNow, "--retention-days", "60", "--max-entries", "1000000000", "--max-size-mb", "1000000", "--quiet"}
 
 // nodeStringLimit is the longest string V8 makes (0x1fffffe8 UTF-16
 // units): readFileSync of a larger store throws ERR_STRING_TOO_LONG, so
@@ -82,7 +82,11 @@ func main() {
 	classes := flag.String("entries", "tiny,upstream", "entry sizes to measure")
 	limit := flag.Duration("limit", 5*time.Minute, "a longer run is killed (reported as ≥ the limit)")
 	work := flag.String("work", "", "directory for stores (default: a temporary directory)")
+	asJSON := flag.Bool("json", false, "run river-gc with --json (every removal in the output) instead of its default summary")
 	flag.Parse()
+	if *asJSON {
+		gcFlags = append(gcFlags, "--json")
+	}
 	if err := bench(*src, *before, *work, *sizes, *kinds, *classes, *runs, *limit); err != nil {
 		fmt.Fprintln(os.Stderr, "stores:", err)
 		os.Exit(1)

@@ -38,6 +38,8 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 	root := gc.OpenObjects(b.Root(), b)
 	found, err := holdsData(ctx, b)
 	switch {
+	case errors.Is(err, bucket.ErrNoSuchBucket):
+		return nil, configErr("gc-cfg-bucket-missing", q(root.Path), q(b.Name()))
 	case err != nil:
 		return nil, configErr("gc-cfg-bucket", q(root.Path), err.Error())
 	case !found:

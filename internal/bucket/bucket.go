@@ -35,7 +35,9 @@ func IsRoot(root string) bool { return strings.HasPrefix(root, Scheme) }
 var ErrBadRoot = errors.New("not s3://BUCKET/PREFIX")
 
 // ParseRoot splits s3://BUCKET/PREFIX into the bucket and the key prefix
-// of the root ("" or ending in '/').
+// of the root ("" or ending in '/'). A prefix with an empty, "." or ".."
+// segment (a leading "//", an inner "//", a trailing "//") is
+// ErrBadRoot.
 func ParseRoot(root string) (bucketName, prefix string, err error) {
 	rest, ok := strings.CutPrefix(root, Scheme)
 	if !ok {
@@ -45,7 +47,13 @@ func ParseRoot(root string) (bucketName, prefix string, err error) {
 	if bucketName == "" || strings.ContainsAny(bucketName, "?#% ") || url.PathEscape(bucketName) != bucketName {
 		return "", "", ErrBadRoot
 	}
-	prefix = strings.Trim(prefix, "/")
+	// S3 keys are byte strings: "//org/repo" is the prefix "/org/repo/",
+	// not "org/repo/". Only one trailing '/' is dropped; any other empty
+	// segment is refused rather than collapsed (decision 228).
+	if strings.HasPrefix(prefix, "/") {
+		return "", "", ErrBadRoot
+	}
+	prefix = strings.TrimSuffix(prefix, "/")
 	for _, seg := range strings.Split(prefix, "/") {
 		if prefix != "" && (seg == "" || seg == "." || seg == "..") {
 			return "", "", ErrBadRoot
@@ -82,7 +90,7 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 	}
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("AWS configuration: %w", err)
+		return nil, fmt.Errorf("AWS configuration: %w", redact(err))
 	}
 	b := &Bucket{name: name, prefix: prefix, Concurrency: 16, counts: map[string]int{}}
 	pathStyle := os.Getenv("AWS_S3_USE_PATH_STYLE") == "true"
@@ -96,6 +104,9 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 	})
 	return b, nil
 }
+
+// Name is the bucket's name.
+func (b *Bucket) Name() string { return b.name }
 
 // Root is the root as s3://BUCKET/PREFIX (no trailing slash).
 func (b *Bucket) Root() string { return Scheme + b.name + "/" + strings.TrimSuffix(b.prefix, "/") }

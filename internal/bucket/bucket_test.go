@@ -49,7 +49,8 @@ func cut(kv string) (string, string, bool) {
 func TestParseRoot(t *testing.T) {
 	for _, c := range []struct{ root, bucket, prefix string }{
 		{"s3://b", "b", ""}, {"s3://b/", "b", ""}, {"s3://b/org/repo", "b", "org/repo/"}, {"s3://b/org/repo/", "b", "org/repo/"},
-		{"s3://", "", "err"}, {"s3:///x", "", "err"}, {"s3://b/a//c", "", "err"}, {"s3://b/../c", "", "err"}, {"/tmp", "", "err"},
+		{"s3://", "", "err"}, {"s3:///x", "", "err"}, {"s3://b/a//c", "", "err"}, {"s3://b/../c", "", "err"},
+		{"s3://b//org/repo", "", "err"}, {"s3://b/org/repo//", "", "err"}, {"s3://b//", "", "err"}, {"/tmp", "", "err"},
 	} {
 		b, p, err := bucket.ParseRoot(c.root)
 		if c.prefix == "err" {

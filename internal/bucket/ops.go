@@ -24,8 +24,10 @@ import (
 const PageSize = 1000
 
 // List lists every object below prefix (relative to the root), in key
-// order, in pages of PageSize. Keys ending in '/' (folder markers) are
-// not objects.
+// order, in pages of PageSize. An empty object whose key ends in '/' (a
+// folder marker, as consoles create) is not an object; one holding bytes
+// is listed like any other, so that the caller accounts for it
+// (decision 231).
 func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object) error) error {
 	p := s3.NewListObjectsV2Paginator(b.client, &s3.ListObjectsV2Input{
 		Bucket: &b.name, Prefix: aws.String(b.prefix + prefix), MaxKeys: aws.Int32(PageSize)})
@@ -36,7 +38,7 @@ func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object
 		}
 		for _, o := range page.Contents {
 			key := strings.TrimPrefix(aws.ToString(o.Key), b.prefix)
-			if strings.HasSuffix(key, "/") {
+			if strings.HasSuffix(key, "/") && aws.ToInt64(o.Size) == 0 {
 				continue
 			}
 			obj := backend.Object{Key: key, Size: aws.ToInt64(o.Size), Tag: aws.ToString(o.ETag)}
@@ -223,14 +225,25 @@ func (b *Bucket) keyError(ctx context.Context, o backend.Object, code, msg strin
 	return fmt.Errorf("delete %s: %s: %s", o.Key, code, msg)
 }
 
-// classify maps the S3 answers river gc acts on to backend's errors.
-func classify(err error) error {
+// ErrNoSuchBucket means the server has no bucket of the root's name: a
+// mistyped root (or one deleted meanwhile), never an object found gone.
+var ErrNoSuchBucket = errors.New("no such bucket")
+
+// classify maps the S3 answers river gc acts on to backend's errors (and
+// a missing bucket to ErrNoSuchBucket, before any 404 is read as a
+// missing object), with any endpoint's credentials hidden in its text.
+func classify(err error) error { return redact(classifyCode(err)) }
+
+// classifyCode is classify before the redaction.
+func classifyCode(err error) error {
 	if err == nil {
 		return nil
 	}
 	var api smithy.APIError
 	if errors.As(err, &api) {
 		switch api.ErrorCode() {
+		case "NoSuchBucket":
+			return fmt.Errorf("%w (NoSuchBucket)", ErrNoSuchBucket)
 		case "NoSuchKey", "NotFound":
 			return fmt.Errorf("%w (%s)", backend.ErrNotExist, api.ErrorCode())
 		case "PreconditionFailed", "ConditionalRequestConflict":

@@ -16,14 +16,17 @@ func interruptedLists(in *gc.Interrupted) []struct {
 	key   string
 	paths []string
 } {
-	key := "gc-interrupted"
+	key, temps := "gc-interrupted", "gc-interrupted-temps"
 	if in.Finished {
 		key = "gc-interrupted-finished"
+	}
+	if in.TempsRemoved {
+		temps = "gc-interrupted-temps-removed"
 	}
 	return []struct {
 		key   string
 		paths []string
-	}{{key, in.Removed}, {"gc-interrupted-rewritten", in.Rewritten}}
+	}{{key, in.Removed}, {"gc-interrupted-rewritten", in.Rewritten}, {temps, in.Temps}}
 }
 
 // writeInterrupted words, in the human summary, what --force runs that
@@ -34,7 +37,7 @@ func writeInterrupted(b *bufio.Writer, p printer, in *gc.Interrupted, opt Option
 		return
 	}
 	for _, l := range interruptedLists(in) {
-		if len(l.paths) == 0 && l.key == "gc-interrupted-rewritten" {
+		if len(l.paths) == 0 && l.key != interruptedLists(in)[0].key {
 			continue
 		}
 		b.WriteString(p.Sprintf(l.key, Display(strings.Join(in.Journals, ", ")), strconv.Itoa(len(l.paths))) + "\n")

@@ -102,7 +102,7 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 	}
 	if in := o.Interrupted; in != nil {
 		for _, l := range interruptedLists(in) {
-			if len(l.paths) == 0 && l.key == "gc-interrupted-rewritten" {
+			if len(l.paths) == 0 && l.key != interruptedLists(in)[0].key {
 				continue
 			}
 			b.WriteString("\n" + mdText(p.Sprintf(l.key, strings.Join(in.Journals, ", "), strconv.Itoa(len(l.paths)))) + "\n\n")

@@ -225,6 +225,9 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		if len(in.Rewritten) > 0 {
 			j.strings("rewritten", in.Rewritten)
 		}
+		if len(in.Temps) > 0 {
+			j.strings("temps", in.Temps)
+		}
 		j.key("finished")
 		j.lit(strconv.FormatBool(in.Finished))
 		j.end('}')

@@ -131,15 +131,8 @@ func (r *reader) value(lv *level, out *[numFields]value) (value, bool) {
 // to its slot (the last occurrence wins), and an object under "metadata"
 // or "context" is picked in turn.
 func (r *reader) object(lv *level, out *[numFields]value) bool {
-	if r.depth++; r.depth > readDepth {
-		return false
-	}
-	r.i++ // '{'
-	r.space()
-	if r.i < len(r.b) && r.b[r.i] == '}' {
-		r.i++
-		r.depth--
-		return true
+	if empty, ok := r.open('}'); !ok || empty {
+		return ok
 	}
 	for {
 		if r.i >= len(r.b) || r.b[r.i] != '"' {
@@ -176,22 +169,45 @@ func (r *reader) object(lv *level, out *[numFields]value) bool {
 		if slot >= 0 {
 			out[slot] = v
 		}
-		r.space()
-		if r.i >= len(r.b) {
-			return false
-		}
-		switch r.b[r.i] {
-		case ',':
-			r.i++
-			r.space()
-		case '}':
-			r.i++
-			r.depth--
-			return true
-		default:
-			return false
+		if more, ok := r.next('}'); !more {
+			return ok
 		}
 	}
+}
+
+// open enters a container at its opening bracket (counting its depth):
+// empty when it closes at once (with close), ok false beyond readDepth.
+func (r *reader) open(close byte) (empty, ok bool) {
+	if r.depth++; r.depth > readDepth {
+		return false, false
+	}
+	r.i++
+	r.space()
+	if r.i < len(r.b) && r.b[r.i] == close {
+		r.i++
+		r.depth--
+		return true, true
+	}
+	return false, true
+}
+
+// next reads what follows a container's member: a comma (more), or the
+// closing bracket close (not more, ok), or anything else (not ok).
+func (r *reader) next(close byte) (more, ok bool) {
+	r.space()
+	switch {
+	case r.i >= len(r.b):
+		return false, false
+	case r.b[r.i] == ',':
+		r.i++
+		r.space()
+		return true, true
+	case r.b[r.i] == close:
+		r.i++
+		r.depth--
+		return false, true
+	}
+	return false, false
 }
 
 // sub reads the value of a nested picked object: its earlier occurrence's
@@ -226,34 +242,15 @@ func (lv *level) find(key []byte) int {
 }
 
 func (r *reader) array() bool {
-	if r.depth++; r.depth > readDepth {
-		return false
-	}
-	r.i++ // '['
-	r.space()
-	if r.i < len(r.b) && r.b[r.i] == ']' {
-		r.i++
-		r.depth--
-		return true
+	if empty, ok := r.open(']'); !ok || empty {
+		return ok
 	}
 	for {
 		if _, ok := r.value(nil, nil); !ok {
 			return false
 		}
-		r.space()
-		if r.i >= len(r.b) {
-			return false
-		}
-		switch r.b[r.i] {
-		case ',':
-			r.i++
-			r.space()
-		case ']':
-			r.i++
-			r.depth--
-			return true
-		default:
-			return false
+		if more, ok := r.next(']'); !more {
+			return ok
 		}
 	}
 }

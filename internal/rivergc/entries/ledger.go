@@ -3,7 +3,6 @@ package entries
 import (
 	"bytes"
 	"strconv"
-	"strings"
 )
 
 // guardedLines is how many of the ledger's last lines stay: upstream's
@@ -59,19 +58,27 @@ func ParseLedger(path string, data []byte) Store {
 func nameLines(st *Store) {
 	n := 0
 	for _, e := range st.Entries {
-		n += len(st.Path) + 1 + len(strconv.Itoa(e.Line))
+		n += len(st.Path) + 1 + decimalLen(e.Line)
 	}
-	var b strings.Builder
-	b.Grow(n)
+	b := make([]byte, 0, n)
 	for _, e := range st.Entries {
-		b.WriteString(st.Path)
-		b.WriteByte('#')
-		b.WriteString(strconv.Itoa(e.Line))
+		b = append(b, st.Path...)
+		b = append(b, '#')
+		b = strconv.AppendInt(b, int64(e.Line), 10)
 	}
-	all, at := b.String(), 0
+	all, at := string(b), 0
 	for i := range st.Entries {
-		k := len(st.Path) + 1 + len(strconv.Itoa(st.Entries[i].Line))
+		k := len(st.Path) + 1 + decimalLen(st.Entries[i].Line)
 		st.Entries[i].Name = all[at : at+k]
 		at += k
 	}
+}
+
+// decimalLen is the number of decimal digits of n ≥ 0.
+func decimalLen(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
 }

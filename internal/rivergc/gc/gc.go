@@ -126,6 +126,17 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	interrupted, found, rerr := recoverJournals(cfg)
 	out.Interrupted = interrupted
+	if cfg.Mode == Force && interrupted != nil && len(interrupted.Temps) > 0 {
+		// A killed rewrite's copy, named by its journal: ours, removed.
+		removed, terr := journal.RemoveTemps(cfg.Root.FD, found)
+		interrupted.Temps, interrupted.TempsRemoved = removed, true
+		for _, e := range flatten(terr) {
+			var fe *fserr.Error
+			if errors.As(e, &fe) {
+				out.Errors = append(out.Errors, fe)
+			}
+		}
+	}
 	for _, r := range found {
 		if r.Unreadable > 0 { // read as far as it goes, then set aside (decision 133)
 			out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, r.Journal,

@@ -27,6 +27,12 @@ type Interrupted struct {
 	Journals []string
 	// Removed and Rewritten are sorted and without repeats.
 	Removed, Rewritten []string
+	// Temps are the copies killed rewrites left under their temporary
+	// names (journaled with their identity, still that file): a --force
+	// run lists those it removed, a dry-run those it would remove.
+	Temps []string
+	// TempsRemoved: Temps are what this --force run removed.
+	TempsRemoved bool
 	// Finished: every run in the journals ended its deletions; only its
 	// record is unconfirmed (it was killed while writing it, or writing
 	// it failed).
@@ -60,7 +66,12 @@ func recoverJournals(cfg Config) (*Interrupted, []journal.Recovered, error) {
 		in.Removed = append(in.Removed, r.Removed...)
 		in.Rewritten = append(in.Rewritten, r.Rewritten...)
 		in.Finished = in.Finished && r.Finished
+		for _, t := range r.Temps {
+			in.Temps = append(in.Temps, t.Path)
+		}
 	}
+	slices.Sort(in.Temps)
+	in.Temps = slices.Compact(in.Temps)
 	slices.Sort(in.Removed)
 	slices.Sort(in.Rewritten)
 	in.Removed, in.Rewritten = slices.Compact(in.Removed), slices.Compact(in.Rewritten)

@@ -116,7 +116,9 @@ func engineWarnings(scope skill.Scope, res skill.Result, sc scopeScan) []Warning
 	// An evaluated result counts these same files as out of scope (scanned
 	// paths are distinct, and a file has no children to make the engine
 	// take it for a directory), so a count of zero spares the second pass.
-	if !res.Evaluated || res.Counts.OutOfScope > 0 || res.Counts.Duplicates > 0 {
+	// A bucket key ending in '/' that holds bytes is a file the engine
+	// takes for a directory (decision 231): named here too.
+	if !res.Evaluated || res.Counts.OutOfScope > 0 || res.Counts.Duplicates > 0 || res.Counts.Directories > 0 {
 		if first, n := unjudgeable(scope, sc.input.Paths); n > 0 {
 			ws = append(ws, Warning{Kind: WarnUnjudgeableName, Scope: scope, Path: first, N: n})
 		}

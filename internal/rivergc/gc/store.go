@@ -36,6 +36,7 @@ type EntryIndex struct {
 	data  []byte
 	order []int32 // indexes into store.Entries, by name
 	mtime int64   // the store's mtime: the timestamp of an entry without one
+	last  int     // where the previous Lookup found its name
 }
 
 func newEntryIndex(st entries.Store, data []byte, mtime int64) *EntryIndex {
@@ -44,7 +45,12 @@ func newEntryIndex(st entries.Store, data []byte, mtime int64) *EntryIndex {
 		x.order[i] = int32(i)
 	}
 	es := st.Entries
-	slices.SortStableFunc(x.order, func(a, b int32) int { return strings.Compare(es[a].Name, es[b].Name) })
+	slices.SortFunc(x.order, func(a, b int32) int {
+		if c := strings.Compare(es[a].Name, es[b].Name); c != 0 {
+			return c
+		}
+		return int(a - b) // file order among equal names: a stable result
+	})
 	return x
 }
 
@@ -60,16 +66,30 @@ func (x *EntryIndex) file(k int) scan.File {
 }
 
 // Lookup returns what the entry name stands for (the first entry of that
-// name).
+// name). The removals are looked up in name order, so it first looks a
+// few places past the previous answer, then searches; it is not safe for
+// concurrent use.
 func (x *EntryIndex) Lookup(name string) (EntryRef, bool) {
 	if x == nil {
 		return EntryRef{}, false
 	}
 	es := x.store.Entries
-	k, ok := slices.BinarySearchFunc(x.order, name, func(i int32, name string) int { return strings.Compare(es[i].Name, name) })
+	k, ok := -1, false
+	for i := x.last; i < len(x.order) && i < x.last+8; i++ {
+		if c := strings.Compare(es[x.order[i]].Name, name); c >= 0 {
+			if c == 0 && (i == 0 || es[x.order[i-1]].Name != name) {
+				k, ok = i, true
+			}
+			break
+		}
+	}
+	if k < 0 {
+		k, ok = slices.BinarySearchFunc(x.order, name, func(i int32, name string) int { return strings.Compare(es[i].Name, name) })
+	}
 	if !ok {
 		return EntryRef{}, false
 	}
+	x.last = k
 	e := es[x.order[k]]
 	return EntryRef{Store: x.store.Path, ID: e.ID, Line: e.Line, Timestamp: e.RawTimestamp(x.data)}, true
 }
@@ -219,10 +239,11 @@ func floorSeconds(ns int64) int64 {
 func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jn *runJournal, jobs []rewriteJob) {
 	for _, job := range jobs {
 		var journalErr error
-		intend := func(temp, target string) error {
+		intend := func(temp, target string, cp rewrite.Ident) error {
 			in := journal.Intent{Op: journal.Rewrite, Path: target, Dev: job.ident.Dev, Ino: job.ident.Ino,
 				Size: job.ident.Size, MtimeNs: job.ident.MtimeNs}
-			if journalErr = jn.intend([]journal.Intent{in}); journalErr != nil {
+			tmp := journal.Intent{Op: journal.Temp, Path: temp, Dev: cp.Dev, Ino: cp.Ino, Size: cp.Size, MtimeNs: cp.MtimeNs}
+			if journalErr = jn.intend([]journal.Intent{in, tmp}); journalErr != nil {
 				return journalErr
 			}
 			if cfg.Intend != nil {

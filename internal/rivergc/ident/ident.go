@@ -24,6 +24,13 @@ const StatxMask = unix.STATX_TYPE | unix.STATX_MODE | unix.STATX_NLINK | unix.ST
 // file as a leftover of an interrupted run, never as an entry.
 const PrivatePrefix = ".river-gc-deleting."
 
+// RewritePrefix starts the name a store's rewrite links its new copy
+// under just before renaming it over the store (package rewrite). The
+// scanner never counts such a file as an artifact: one a killed run left
+// is removed by the next --force run only when that run's journal names
+// it with its identity (decision 223).
+const RewritePrefix = ".river-gc-rewrite."
+
 // Parent opens the parent directory of the directory fd (openat "..",
 // O_PATH, never following a symlink) and describes both. top is true at
 // "/" (its own parent), where the caller stops; parent is then closed

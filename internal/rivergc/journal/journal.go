@@ -86,6 +86,11 @@ type Op string
 const (
 	Delete  Op = "delete"  // unlink the file
 	Rewrite Op = "rewrite" // replace the file in place (temp file + rename)
+	// Temp names the copy a rewrite is about to link under a temporary
+	// name and rename over its store, with the copy's identity: a file
+	// still there with exactly that identity is a killed rewrite's
+	// leftover, which the next --force run removes (decision 223).
+	Temp Op = "temp"
 )
 
 // Intent is one file a run is about to delete or rewrite, with the
@@ -118,13 +123,16 @@ func (in Intent) appendLine(b []byte) []byte {
 // journalable reports whether the intent, written as a line of n bytes,
 // reads back (parseIntent): a known Op, a canonical path, n ≤ maxLine.
 func (in Intent) journalable(n int) bool {
-	return (in.Op == Delete || in.Op == Rewrite) && canonical(in.Path) && n <= maxLine
+	return known(in.Op) && canonical(in.Path) && n <= maxLine
 }
+
+// known reports whether op is one of the operations a journal records.
+func known(op Op) bool { return op == Delete || op == Rewrite || op == Temp }
 
 // parseIntent reads one intent line (without its newline).
 func parseIntent(line string) (Intent, bool) {
 	f := strings.SplitN(line, " ", 6)
-	if len(f) != 6 || (Op(f[0]) != Delete && Op(f[0]) != Rewrite) {
+	if len(f) != 6 || !known(Op(f[0])) {
 		return Intent{}, false
 	}
 	var in Intent

@@ -35,6 +35,10 @@ type Recovered struct {
 	Removed []string
 	// Rewritten lists the same for paths journaled for rewriting.
 	Rewritten []string
+	// Temps lists, sorted, the copies killed rewrites left under their
+	// temporary names: journaled (op temp) and still exactly the journaled
+	// file. RemoveTemps removes them.
+	Temps []Intent
 	// Finished is true when every run in the journal wrote "done" and
 	// every line was read: its deletions ended, only its record is
 	// unconfirmed.
@@ -80,6 +84,12 @@ func Recover(rootfd int, held func(path string) string) ([]Recovered, error) {
 			r.SetAside = freeAside(rootfd, rel)
 		}
 		for _, in := range intents {
+			if in.Op == Temp {
+				if look.present(rootfd, in.Path, in) {
+					r.Temps = append(r.Temps, in)
+				}
+				continue // gone: renamed over its store, or never linked
+			}
 			if look.present(rootfd, in.Path, in) {
 				continue
 			}
@@ -96,10 +106,52 @@ func Recover(rootfd int, held func(path string) string) ([]Recovered, error) {
 		}
 		slices.Sort(r.Removed)
 		slices.Sort(r.Rewritten)
+		slices.SortFunc(r.Temps, func(a, b Intent) int { return strings.Compare(a.Path, b.Path) })
+		r.Temps = slices.CompactFunc(r.Temps, func(a, b Intent) bool { return a.Path == b.Path })
 		r.Removed, r.Rewritten = slices.Compact(r.Removed), slices.Compact(r.Rewritten)
 		out = append(out, r)
 	}
 	return out, errors.Join(errs...)
+}
+
+// RemoveTemps unlinks the copies killed rewrites left (Recovered.Temps),
+// each only while it is still exactly the journaled file, and returns the
+// paths removed, sorted. Call it holding the root's lock (--force).
+func RemoveTemps(rootfd int, found []Recovered) (removed []string, err error) {
+	var errs []error
+	for _, r := range found {
+		for _, in := range r.Temps {
+			e := unlinkIf(rootfd, in)
+			switch {
+			case e == nil:
+				removed = append(removed, in.Path)
+			case !errors.Is(e, unix.ENOENT):
+				errs = append(errs, fserr.New(fserr.OpDelete, in.Path, e))
+			}
+		}
+	}
+	slices.Sort(removed)
+	return slices.Compact(removed), errors.Join(errs...)
+}
+
+// unlinkIf unlinks in.Path if it is still the regular file of the
+// intent; fserr.ErrChanged otherwise.
+func unlinkIf(rootfd int, in Intent) error {
+	dir, name := path.Split(in.Path)
+	dfd, err := walk(rootfd, strings.TrimSuffix(dir, "/"))
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	var st unix.Stat_t
+	if err := unix.Fstatat(dfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || uint64(st.Dev) != in.Dev || st.Ino != in.Ino ||
+		st.Size != in.Size || st.Mtim.Sec*1e9+st.Mtim.Nsec != in.MtimeNs {
+		return fserr.ErrChanged
+	}
+	return eintr.Retry(func() error { return unix.Unlinkat(dfd, name, 0) })
 }
 
 // read parses one journal. A missing directory or file is ENOENT (or

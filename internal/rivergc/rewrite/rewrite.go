@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -28,12 +29,13 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 )
 
 // TempPrefix starts the name of a temporary file Replace writes next to
 // the original; it differs from sweep's private prefix, so an interrupted
 // rewrite is never "restored" over the original.
-const TempPrefix = ".river-gc-rewrite."
+const TempPrefix = ident.RewritePrefix
 
 // MaxBytes is the largest store Read accepts (1 GiB).
 const MaxBytes = 1 << 30
@@ -52,13 +54,14 @@ type Ident struct {
 
 // Options are Replace's hooks.
 type Options struct {
-	// Intend, when set, is called after the temporary file is written and
-	// synced and before the original is checked and replaced, with the
-	// root-relative paths of the temporary file and the original; an
-	// error stops the rewrite (the temporary file is removed). river gc's
-	// intent journal records the rewrite there, so that the next run can
-	// name a store a killed run replaced.
-	Intend func(temp, target string) error
+	// Intend, when set, is called after the new copy is written and
+	// synced and before it gets the name temp (see Replace), with the
+	// root-relative paths of the temporary name and the original and the
+	// copy's identity; an error stops the rewrite (nothing is left
+	// behind). river gc's intent journal records the rewrite and the
+	// temporary name there, so that the next run can name a store a
+	// killed run replaced and remove a copy it left.
+	Intend func(temp, target string, copy Ident) error
 }
 
 // Read returns the bytes of the regular file rel (root-relative) and the
@@ -119,6 +122,16 @@ const maxTempTries = 16
 // Replace replaces rel with data when rel is still the file was describes
 // (see the package doc). It returns a *fserr.ChangedError when the
 // original changed, and leaves no temporary file behind on failure.
+//
+// The new copy is written, owned, moded and synced as an unnamed file
+// (O_TMPFILE), so a run killed while writing it leaves nothing behind;
+// only after Options.Intend has recorded its name and identity is it
+// linked under a temporary name and renamed over the original. A run
+// killed between the link and the rename leaves a copy its journal names
+// (decision 223). Where the file system has no O_TMPFILE the copy is
+// written under its temporary name from the start (the window of the
+// package doc's first version: a kill before Intend leaves an unrecorded
+// copy, which the scanner keeps out of every scope).
 func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err error) {
 	dir, name := path.Split(rel)
 	dfd, err := openDir(rootfd, strings.TrimSuffix(dir, "/"))
@@ -126,43 +139,57 @@ func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err e
 		return err
 	}
 	defer unix.Close(dfd)
-	// The name is predictable: one another process created first (a
-	// symlink included) is never followed nor removed; the next is tried.
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(dfd, ".", unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
+	})
 	var temp string
-	fd := -1
-	for range maxTempTries {
-		temp = fmt.Sprintf("%s%s.%d.%d", TempPrefix, name, os.Getpid(), seq.Add(1))
-		if len(temp) > 255 {
-			temp = fmt.Sprintf("%s%d.%d", TempPrefix, os.Getpid(), seq.Add(1))
-		}
-		fd, err = eintr.Value(func() (int, error) {
-			return unix.Openat(dfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
-		})
-		if err != unix.EEXIST {
-			break
+	named := err != nil
+	if named { // no O_TMPFILE here: a named temporary file from the start
+		if temp, fd, err = createNamed(dfd, name); err != nil {
+			return err
 		}
 	}
-	if err != nil {
-		return err
-	}
+	linked := named
 	renamed := false
 	defer func() {
-		if !renamed {
+		if linked && !renamed {
 			unix.Unlinkat(dfd, temp, 0) //nolint:errcheck // best effort: ours, and never the original
 		}
 	}()
-	f := os.NewFile(uintptr(fd), temp)
+	f := os.NewFile(uintptr(fd), "rewrite of "+rel)
+	defer f.Close()
 	if err := write(f, data, was); err != nil {
-		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
+	tid, err := identOf(fd, "", unix.AT_EMPTY_PATH, rootfd)
+	if err != nil {
 		return err
 	}
-	if opt.Intend != nil {
-		if err := opt.Intend(dir+temp, rel); err != nil {
+	if named {
+		if opt.Intend != nil {
+			if err := opt.Intend(dir+temp, rel, tid); err != nil {
+				return err
+			}
+		}
+	} else {
+		// Each name is journaled before the copy appears under it; a name
+		// another process took first (EEXIST) is never removed by the next
+		// run, whose journal names it with the copy's identity, not its.
+		for range maxTempTries {
+			temp = tempName(name)
+			if opt.Intend != nil {
+				if err := opt.Intend(dir+temp, rel, tid); err != nil {
+					return err
+				}
+			}
+			if err = link(fd, dfd, temp); err != unix.EEXIST {
+				break
+			}
+		}
+		if err != nil {
 			return err
 		}
+		linked = true
 	}
 	now, err := identOf(dfd, name, unix.AT_SYMLINK_NOFOLLOW, rootfd)
 	if err != nil {
@@ -176,6 +203,43 @@ func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err e
 	}
 	renamed = true
 	return eintr.Retry(func() error { return unix.Fsync(dfd) })
+}
+
+// tempName is the next temporary name for the store name.
+func tempName(name string) string {
+	temp := fmt.Sprintf("%s%s.%d.%d", TempPrefix, name, os.Getpid(), seq.Add(1))
+	if len(temp) > 255 {
+		temp = fmt.Sprintf("%s%d.%d", TempPrefix, os.Getpid(), seq.Add(1))
+	}
+	return temp
+}
+
+// createNamed creates a new temporary file beside name. The name is
+// predictable: one another process created first (a symlink included) is
+// never followed nor removed; the next is tried.
+func createNamed(dfd int, name string) (temp string, fd int, err error) {
+	for range maxTempTries {
+		temp = tempName(name)
+		fd, err = eintr.Value(func() (int, error) {
+			return unix.Openat(dfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		})
+		if err != unix.EEXIST {
+			break
+		}
+	}
+	return temp, fd, err
+}
+
+// link gives the unnamed file fd the name temp in dfd (never over an
+// existing name: EEXIST). linkat with AT_EMPTY_PATH needs
+// CAP_DAC_READ_SEARCH; without it the file is linked through /proc.
+func link(fd, dfd int, temp string) error {
+	err := eintr.Retry(func() error { return unix.Linkat(fd, "", dfd, temp, unix.AT_EMPTY_PATH) })
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.EPERM) {
+		proc := "/proc/self/fd/" + strconv.Itoa(fd)
+		err = eintr.Retry(func() error { return unix.Linkat(unix.AT_FDCWD, proc, dfd, temp, unix.AT_SYMLINK_FOLLOW) })
+	}
+	return err
 }
 
 // write fills the temporary file: data, the original's owner and mode,

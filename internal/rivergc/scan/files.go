@@ -138,6 +138,11 @@ func (s *sink) accept(name []byte, p string) bool {
 		s.leftovers = append(s.leftovers, p)
 		return false
 	}
+	if bytes.HasPrefix(name, []byte(RewriteTempPrefix)) {
+		// A rewrite's copy in flight or left by a killed run: never an
+		// artifact; the journal that names it decides (decision 223).
+		return false
+	}
 	return true
 }
 

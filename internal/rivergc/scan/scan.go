@@ -48,6 +48,10 @@ const (
 // Result.Leftovers, never as a File.
 const LeftoverPrefix = ident.PrivatePrefix
 
+// RewriteTempPrefix starts the temporary name of a store rewrite's new
+// copy (package rewrite): such a file is never recorded as a File.
+const RewriteTempPrefix = ident.RewritePrefix
+
 // File is one regular file of a scope: what the engine judges (Path, Size,
 // Timestamp) and what sweep re-checks before deleting it (Dev, Ino, Size,
 // MtimeNs, CtimeNs), because the file may change between scan and delete.
