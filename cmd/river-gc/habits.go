@@ -92,18 +92,23 @@ func allExist(names []string) bool {
 }
 
 // globOf is a pattern the names may have come from: their common folder
-// with "*" ("artifacts/keep/*"), or "*" alone.
+// with "*" and their common extension ("artifacts/keep/*.log"), or "*"
+// alone, so that `--exclude *.log` is answered with '*.log', not '*'.
 func globOf(names []string) string {
 	dir := filepath.Dir(names[0])
+	ext := filepath.Ext(names[0])
 	for _, n := range names[1:] {
 		for dir != "." && dir != "/" && !strings.HasPrefix(n, dir+"/") {
 			dir = filepath.Dir(dir)
 		}
+		if filepath.Ext(n) != ext {
+			ext = ""
+		}
 	}
 	if dir == "." || dir == "/" {
-		return "*"
+		return "*" + ext
 	}
-	return dir + "/*"
+	return dir + "/*" + ext
 }
 
 // daysSuffix matches a number with a unit of days ("7d", "7 days").

@@ -61,5 +61,19 @@ const descriptionJapanese = `River Review の成果物を決定的にガベー�
 ルートは --root、なければ上位で最も近い .river/ か artifacts/ を持つディレクトリ (git 作業ツリーの最上位が持つならそこ) で、要約に示します。コマンドラインのパスは現在のディレクトリからの相対パスです。--exclude のグロブはルートからの相対パスです。
 
 例:
-` + examples + `
+` + examplesJapanese + `
 終了コード: 成功 (errors[] が空) は 0、実行時のエラー (errors[] が空でないか、別の --force 実行がロックを保持) は 1、設定エラーは 2。`
+
+// examplesJapanese are the examples of --help in Japanese: the same
+// commands as examples, with the comments in Japanese.
+const examplesJapanese = `  river-gc                                        # dry-run: 削除されるものを一覧します
+  river-gc --force                                # 削除します
+  river-gc --force --json --output-file ./artifacts/gc-result.json
+  river-gc --scope memory --scope evals --retention-days 30
+  river-gc --scope all --scope runs --scope memory-entries --scope eval-ledger
+  river-gc --force --retention-days 90 --retention-days tmp=7
+  river-gc --force --exclude 'artifacts/keep/**'
+  source <(river-gc completion bash)              # zsh、fish も同様
+  river-gc --emit-inventory | plangate-gc --json  # 判定を再現します
+
+`

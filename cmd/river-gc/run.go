@@ -117,7 +117,8 @@ Examples:
 ` + examples + `Exit codes: 0 success (errors[] empty), 1 runtime errors (errors[] not
 empty, or another --force run holds the lock), 2 config error.`
 
-// examples are --help's examples, in every language.
+// examples are --help's examples in English (examplesJapanese has the
+// same commands with Japanese comments).
 const examples = `  river-gc                                        # dry-run: list what would go
   river-gc --force                                # delete
   river-gc --force --json --output-file ./artifacts/gc-result.json
