@@ -58,7 +58,7 @@ var reviewMessages = map[string][2]string{
 		"Read the reasons on stderr, fix the inventory and retention, and run again."},
 
 	keyTitlePrefix + "river-gc-error":                      {"river gc: エラー", "river gc: error"},
-	keyTitlePrefix + "river-gc-errors":                     {"river gc: エラー %s 件", "river gc: %s errors"},
+	keyTitlePrefix + "river-gc-errors":                     {"river gc: 複数のエラー", "river gc: errors"},
 	keyTitlePrefix + "river-gc-dangling-single-source":     {"river gc: 参照先のない正本のリンク", "river gc: dangling single source link"},
 	keyTitlePrefix + "river-gc-single-source-outside-root": {"river gc: ルート外を指す正本", "river gc: single source outside the root"},
 	keyTitlePrefix + "river-gc-unused-exclude":             {"river gc: どこにも一致しない --exclude", "river gc: --exclude matching nothing"},
