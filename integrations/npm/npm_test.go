@@ -420,8 +420,11 @@ func TestNpxSignalsStopRiverGcAsDirectly(t *testing.T) {
 					mask, _ := strconv.ParseUint(npmtest.ProcField(r.Child, "ShdPnd"), 16, 64)
 					return mask&bit != 0
 				})
-				// npm's own forwarding, if any, lands meanwhile.
-				time.Sleep(200 * time.Millisecond)
+				// npm's and the shim's own forwarding, if any, land
+				// meanwhile (while river-gc is stopped, a forwarded copy of
+				// the pending signal merges with it); node under load can
+				// take several hundred milliseconds to forward.
+				time.Sleep(time.Second)
 			}
 			syscall.Kill(r.Child, syscall.SIGCONT)
 			err := r.Cmd.Wait()
