@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/plangate-gc/plangate-gc/render"
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // strings writes the member k with an array of strings.
@@ -65,6 +66,15 @@ func (j *layout) key(k string) {
 	j.b = append(j.b, '"')
 	j.b = append(j.b, k...)
 	j.b = append(j.b, '"', ':', ' ')
+}
+
+// pathScope writes the "path" and "scope" members that open every
+// element of evidence[] and protectedFiles[].
+func (j *layout) pathScope(path string, scope skill.Scope) {
+	j.key("path")
+	j.str(path)
+	j.key("scope")
+	j.str(string(scope))
 }
 
 // str writes a JSON string, escaped as everywhere in plangate-gc.

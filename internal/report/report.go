@@ -139,10 +139,7 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	for rm := range o.Removed() {
 		j.item()
 		j.begin('{')
-		j.key("path")
-		j.str(rm.Path)
-		j.key("scope")
-		j.str(string(rm.Scope))
+		j.pathScope(rm.Path, rm.Scope)
 		j.key("reason")
 		j.str(string(rm.Reason))
 		switch rm.Reason {
@@ -173,10 +170,7 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		for _, pf := range o.ProtectedFiles {
 			j.item()
 			j.begin('{')
-			j.key("path")
-			j.str(pf.Path)
-			j.key("scope")
-			j.str(string(pf.Scope))
+			j.pathScope(pf.Path, pf.Scope)
 			j.key("rule")
 			j.str(string(pf.Rule))
 			j.end('}')
