@@ -105,12 +105,13 @@ func workerCount(runs int) int {
 // done. Each index of res is written by the one worker holding its run.
 func (d *deleter) sweepRun(ctx context.Context, ts []Target, r span, res []result, after func(int)) bool {
 	var par parent
+	var cn cnames
 	defer d.release(&par)
 	for i := r.lo; i < r.hi; i++ {
 		if ctx.Err() != nil {
 			return false
 		}
-		st, err := d.deleteOne(&par, ts[i])
+		st, err := d.deleteOne(&par, &cn, ts[i])
 		res[i] = result{st: st, err: err, handled: true}
 		if after != nil {
 			after(i)
