@@ -284,6 +284,9 @@ func classifyCode(err error) error {
 	if err == nil {
 		return nil
 	}
+	if r := refused(err); r != nil {
+		return r
+	}
 	var api smithy.APIError
 	if errors.As(err, &api) {
 		switch api.ErrorCode() {
