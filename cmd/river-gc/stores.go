@@ -68,10 +68,7 @@ func reachable(ctx context.Context, cfg gc.Config) []report.Reachable {
 		if len(so.Removed) == 0 {
 			continue
 		}
-		var b skill.Bytes
-		for _, d := range so.Removed {
-			b = b.Add(d.SizeBytes)
-		}
+		b := skill.Bytes{}.Add(so.StoreFreed) // what --force's rewrite frees (decision 241)
 		r = append(r, report.Reachable{Scope: so.Scope, Items: len(so.Removed), Bytes: b})
 	}
 	return append(r, big...)

@@ -77,6 +77,11 @@ type ScopeOutcome struct {
 	// judged by.
 	Removed []skill.Decision
 	Stamps  []Stamp
+	// StoreFreed is, for an entry scope, what its store's rewrite frees
+	// (would free, in a dry-run): the store's size less the size of its
+	// splice, the separators between removed entries included, so a
+	// dry-run reports the space --force then reclaims (decision 241).
+	StoreFreed uint64
 	// Kept and KeptBytes are keptSummary: every regular file of the scope
 	// that was not removed (protected, unjudgeable and changed files
 	// included).

@@ -284,7 +284,7 @@ func (o *Outcome) keepStore(scope skill.Scope) {
 				s.Kept++
 				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
 			}
-			s.Removed, s.Stamps = s.Removed[:0], s.Stamps[:0]
+			s.Removed, s.Stamps, s.StoreFreed = s.Removed[:0], s.Stamps[:0], 0
 		}
 	}
 }
