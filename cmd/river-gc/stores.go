@@ -68,7 +68,12 @@ func reachable(ctx context.Context, cfg gc.Config) []report.Reachable {
 		if len(so.Removed) == 0 {
 			continue
 		}
-		b := skill.Bytes{}.Add(so.StoreFreed) // what --force's rewrite frees (decision 241)
+		b := skill.Bytes{}.Add(so.StoreFreed) // a store: what --force's rewrite frees (decision 241)
+		if so.Scope.Store() == "" {
+			for _, d := range so.Removed {
+				b = b.Add(d.SizeBytes)
+			}
+		}
 		r = append(r, report.Reachable{Scope: so.Scope, Items: len(so.Removed), Bytes: b})
 	}
 	return append(r, big...)
