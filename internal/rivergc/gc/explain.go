@@ -253,7 +253,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc):
 			fv.verdict = VerdictUnjudgeable
 		case scope.Store() != "" && live[nfc]:
-			fv.verdict = VerdictLive
+			fv.verdict = liveVerdict(sc.entries, i)
 		case scope.Store() == "" && guarded(sc.input.HardGuards, nfc):
 			fv.verdict = VerdictGuarded
 		case m.Match(nfc):
@@ -269,7 +269,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			j.files[f.Path] = fv
 		}
 		switch fv.verdict {
-		case VerdictTracked, VerdictLive, VerdictGuarded, VerdictExcluded:
+		case VerdictTracked, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine, VerdictGuarded, VerdictExcluded:
 			if cfg.ListProtected {
 				j.out.ProtectedFiles = append(j.out.ProtectedFiles, ProtectedFile{Path: f.Path, Scope: scope, Rule: fv.verdict})
 			}
@@ -286,4 +286,17 @@ func guarded(guards []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// liveVerdict is the rule that keeps the k-th entry (in name order) of
+// an entry scope's store, a guard (decision 243): a ledger line is kept as
+// one of the newest two or as unreadable, never as a "live entry".
+func liveVerdict(x *EntryIndex, k int) Verdict {
+	if x == nil || x.store.Path != skill.ScopeEvalLedger.Store() {
+		return VerdictLive
+	}
+	if e := &x.store.Entries[x.order[k]]; e.Unreadable {
+		return VerdictUnreadableLine
+	}
+	return VerdictNewestTwo
 }
