@@ -72,8 +72,12 @@ type Bucket struct {
 	name   string
 	prefix string
 	// Concurrency bounds the requests in flight of one call (metadata
-	// reads, delete batches).
+	// reads, settling a batch), and the DeleteObjects requests in flight
+	// of all Delete calls together (read when Delete is first called).
 	Concurrency int
+
+	slotsOnce   sync.Once
+	deleteSlots chan struct{}
 
 	mu     sync.Mutex
 	counts map[string]int
