@@ -161,14 +161,17 @@ func (b *Bucket) Put(ctx context.Context, key string, data []byte, c backend.Con
 }
 
 // Delete deletes the objects in DeleteObjects batches of up to PageSize
-// keys, each key with its judged ETag, at most Concurrency batches at a
-// time. A key the server reports as changed is looked up once: gone is
+// keys, each key with its judged ETag, at most Concurrency batches in
+// flight at a time across every Delete call of b (a run sends the next
+// journal batch's requests while the last of the previous are still
+// answered). A key the server reports as changed is looked up once: gone is
 // ErrNotExist, there is ErrChanged. A key found gone in a request the
 // SDK had to retry counts as deleted: the first attempt may have deleted
 // it (an over-report, never an under-report; the journal names it too).
 func (b *Bucket) Delete(ctx context.Context, objs []backend.Object) []error {
 	errs := make([]error, len(objs))
-	sem := make(chan struct{}, max(1, b.Concurrency))
+	b.slotsOnce.Do(func() { b.deleteSlots = make(chan struct{}, max(1, b.Concurrency)) })
+	sem := b.deleteSlots
 	var wg sync.WaitGroup
 	for lo := 0; lo < len(objs); lo += PageSize {
 		hi := min(lo+PageSize, len(objs))
