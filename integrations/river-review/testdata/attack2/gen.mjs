@@ -1,4 +1,4 @@
-// A generator of hostile Riverbed indexes of its own (attack2): ids that are numbers, -0, NFC/NFD twins, lone surrogates, toString/__proto__; types with spaces, BOMs, escapes; truthy and falsy context.active values; expiries as numbers, arrays, objects, odd ISO forms; repeated and case-variant keys; resurfaces and supersessions referring to each other. node gen.mjs SEED DIR
+// A generator of hostile Riverbed indexes and eval ledgers of its own (attack2): ids that are numbers, -0, NFC/NFD twins, lone surrogates, toString/__proto__; types with spaces, BOMs, escapes; truthy and falsy context.active values; expiries as numbers, arrays, objects, odd ISO forms; repeated and case-variant keys; resurfaces and supersessions referring to each other. node gen.mjs SEED DIR
 // (plangate-gc test fixture; MIT, our own code — no upstream text.)
 import fs from 'node:fs'; import path from 'node:path';
 let s = Number(process.argv[2]) >>> 0;
@@ -58,3 +58,25 @@ fs.mkdirSync(path.join(dir, 'artifacts/evals'), { recursive: true });
 let text = '{"version":"1","entries":[' + ents.map((e) => ser(e)).join(',\n') + ']}\n';
 if (r() < 0.2) text = JSON.stringify(JSON.parse(text), null, 2) + '\n';
 fs.writeFileSync(path.join(dir, '.river/memory/index.json'), text);
+// The ledger: lines of odd timestamps, kinds and separators, so that the
+// newest two lines (compare-eval-ledger's) are sometimes blank to trim(),
+// invalid, not objects, or carry a BOM or a repeated "timestamp".
+const stamps = ['2020-01-01T00:00:00Z', '2020-01-02T00:00:00.000Z', '2026-05-31T00:00:00Z', '2020-01-01t00:00:00z', '2020-01-01 00:00:00Z',
+  '2020-01-01T23:59:60Z', '2020-02-30T00:00:00Z', '-000001-01-01T00:00:00Z', '+010000-01-01T00:00:00Z', '2020-01-01', 0, null, ['2020'], 'x'];
+const lines = [];
+const nl = 2 + Math.floor(r() * 10);
+for (let i = 0; i < nl; i++) {
+  let line = '{"timestamp":' + JSON.stringify(pick(stamps)) + ',"scores":{"a":' + Math.floor(r() * 3) + '}}';
+  const k = r();
+  if (k < 0.06) line = '{"timestamp":"2020-01-01T00:00:00Z","timestamp":"2030-01-01T00:00:00Z"}';
+  else if (k < 0.1) line = '{"Timestamp":"2020-01-01T00:00:00Z","scores":{"a":1}}';
+  else if (k < 0.14) line = pick(['null', '1', '[]', '"x"', '{bad', '']);
+  else if (k < 0.18) line = pick(['\ufeff', '\u00a0', '\u2028', '\u3000', '\u000b']) + line + pick(['', ' ', '\u00a0', '\ufeff']);
+  else if (k < 0.2) line = pick(['\ufeff', '\u00a0\u00a0', '\u2029', '\u0085', '\t \r']);
+  lines.push(line);
+}
+const seps = ['\n', '\n', '\n', '\r\n', '\n\n'];
+let ledger = '';
+for (const l of lines) ledger += l + pick(seps);
+if (r() < 0.15) ledger = ledger.replace(/\n$/, '');
+if (r() < 0.8) fs.writeFileSync(path.join(dir, 'artifacts/evals/results.jsonl'), ledger);
