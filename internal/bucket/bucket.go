@@ -97,6 +97,9 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 	if err != nil {
 		return nil, fmt.Errorf("AWS configuration: %w", redact(err))
 	}
+	if cfg.Region == "" {
+		return nil, ErrNoRegion
+	}
 	b := &Bucket{name: name, prefix: prefix, Concurrency: 16, counts: map[string]int{}}
 	pathStyle := os.Getenv("AWS_S3_USE_PATH_STYLE") == "true"
 	b.client = s3.NewFromConfig(cfg, func(o *s3.Options) {

@@ -8,8 +8,36 @@ package entries
 // "[]", as JSON.stringify writes an empty array. data must be the bytes
 // the store was parsed from.
 func (st Store) Splice(data []byte, removed map[string]bool) []byte {
+	n := st.SplicedLen(data, removed)
+	if n == len(data) {
+		return data
+	}
+	out := make([]byte, 0, n)
+	st.spans(data, removed, func(from, to int) { out = append(out, data[from:to]...) })
+	return out
+}
+
+// SplicedLen is len(Splice(data, removed)) without building it: a
+// dry-run's reclaimable space for the store is len(data) minus it, the
+// bytes --force's rewrite then frees, separators included (decision 241).
+func (st Store) SplicedLen(data []byte, removed map[string]bool) int {
+	n := 0
+	st.spans(data, removed, func(from, to int) { n += to - from })
+	return n
+}
+
+// spans calls keep with each span of data, in order, that Splice keeps.
+func (st Store) spans(data []byte, removed map[string]bool, keep func(from, to int)) {
 	if st.open < 0 {
-		return st.spliceLines(data, removed)
+		at := 0
+		for _, e := range st.Entries {
+			if removed[e.Name] {
+				keep(at, e.Start)
+				at = e.End
+			}
+		}
+		keep(at, len(data))
+		return
 	}
 	var kept []int
 	for i, e := range st.Entries {
@@ -18,35 +46,23 @@ func (st Store) Splice(data []byte, removed map[string]bool) []byte {
 		}
 	}
 	if len(kept) == len(st.Entries) {
-		return data
+		keep(0, len(data))
+		return
 	}
-	out := make([]byte, 0, len(data))
-	out = append(out, data[:st.open+1]...)
+	keep(0, st.open+1)
 	if len(kept) == 0 {
-		return append(out, data[st.close:]...)
+		keep(st.close, len(data))
+		return
 	}
 	es := st.Entries
-	out = append(out, data[st.open+1:es[0].Start]...) // the space before the first element
+	keep(st.open+1, es[0].Start) // the space before the first element
 	for k, i := range kept {
 		if k > 0 {
 			// The separator that followed the previous kept element.
 			p := kept[k-1]
-			out = append(out, data[es[p].End:es[p+1].Start]...)
+			keep(es[p].End, es[p+1].Start)
 		}
-		out = append(out, data[es[i].Start:es[i].End]...)
+		keep(es[i].Start, es[i].End)
 	}
-	last := es[len(es)-1]
-	return append(out, data[last.End:]...) // the space before "]", and the rest
-}
-
-func (st Store) spliceLines(data []byte, removed map[string]bool) []byte {
-	out := make([]byte, 0, len(data))
-	at := 0
-	for _, e := range st.Entries {
-		if removed[e.Name] {
-			out = append(out, data[at:e.Start]...)
-			at = e.End
-		}
-	}
-	return append(out, data[at:]...)
+	keep(es[len(es)-1].End, len(data)) // the space before "]", and the rest
 }

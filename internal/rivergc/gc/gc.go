@@ -289,12 +289,15 @@ func judge(cfg Config) (judgement, error) {
 			so.Kept++
 			so.KeptBytes = so.KeptBytes.Add(uint64(sc.file(i).Size))
 		}
-		if cfg.Mode == Force && store != nil && len(res.Removed) > 0 {
+		if store != nil && len(res.Removed) > 0 {
 			job := rewriteJob{storeRead: *store, removed: make(map[string]bool, len(res.Removed))}
 			for _, d := range res.Removed {
 				job.removed[d.Path] = true
 			}
-			j.rewrites = append(j.rewrites, job)
+			so.StoreFreed = uint64(len(store.data) - store.store.SplicedLen(store.data, job.removed))
+			if cfg.Mode == Force {
+				j.rewrites = append(j.rewrites, job)
+			}
 		}
 		if scope == skill.ScopeEvals && !cfg.explain {
 			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed, cfg.Mode == Force)

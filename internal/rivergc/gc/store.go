@@ -146,8 +146,9 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 		st = entries.ParseLedger(rel, data)
 	}
 	limitStoreMemory(before, len(data), len(st.Entries))
+	sc.input.Excludes = entryPatterns(cfg.Excludes, rel)
 	if storeExcluded(cfg.Excludes, rel) {
-		sc.input.Excludes = append(slices.Clone(cfg.Excludes), storeEntries(rel))
+		sc.input.Excludes = append(slices.Clone(sc.input.Excludes), storeEntries(rel))
 	}
 	tracked := isTracked(cfg, rel)
 	mtime := floorSeconds(ident.MtimeNs)
@@ -283,7 +284,7 @@ func (o *Outcome) keepStore(scope skill.Scope) {
 				s.Kept++
 				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
 			}
-			s.Removed, s.Stamps = s.Removed[:0], s.Stamps[:0]
+			s.Removed, s.Stamps, s.StoreFreed = s.Removed[:0], s.Stamps[:0], 0
 		}
 	}
 }
