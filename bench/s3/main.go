@@ -15,6 +15,8 @@
 //     --use-server-modtime` (the same selection by age; without
 //     --use-server-modtime rclone reads each object's mtime with a HEAD)
 //     and `aws s3 rm --recursive`; ratios river-gc ÷ each;
+//   - each program's own CPU time and the engine's over the same run
+//     (/proc/<weed pid>/stat before and after), and the load average;
 //   - requests per object of one more run of each through a counting
 //     proxy (internal/s3test.FaultProxy, no faults), by kind, and river-gc's
 //     against the minimum: one list page and one delete batch per 1000
@@ -23,7 +25,10 @@
 // The programs talk plain http to 127.0.0.1 with AWS_CA_BUNDLE set as on
 // this machine; rclone 1.60's SDK refuses that (LoadCustomCABundleError),
 // so rclone alone runs with AWS_CA_BUNDLE removed from its environment
-// (no TLS is involved). No test asserts a time; this is a report.
+// (no TLS is involved). With -scale it measures instead the engine's two
+// conditional delete paths (DeleteObjects with an ETag per key, and
+// DeleteObject If-Match) driven from this process at the given in-flight
+// counts. No test asserts a time; this is a report.
 package main
 
 import (
