@@ -61,7 +61,7 @@ func checkSplice(t *testing.T, st Store, data []byte, parse func([]byte) (Store,
 			kept = append(kept, string(data[e.Start:e.End]))
 		}
 	}
-	out := st.Splice(data, removed)
+	out := st.Splice(data, marks(st, removed))
 	again, err := parse(out)
 	if err != nil {
 		t.Fatalf("the splice of %q does not read: %v\n%q", data, err, out)

@@ -1,19 +1,20 @@
 package entries
 
-// Splice returns data without the entries whose names are in removed.
-// Kept entries keep their bytes and their order. In the memory index the
+// Splice returns data without the entries removed marks: removed[i] for
+// Entries[i] (an index past removed is kept), so that the caller, who
+// found each removal by its place, looks no name up. Kept entries keep their bytes and their order. In the memory index the
 // separators around the kept elements are the original ones, so an index
 // in upstream's form (JSON.stringify(index, null, 2) + "\n") comes out in
 // exactly that form for the kept entries; removing every element leaves
 // "[]", as JSON.stringify writes an empty array. data must be the bytes
 // the store was parsed from.
-func (st Store) Splice(data []byte, removed map[string]bool) []byte {
+func (st Store) Splice(data []byte, removed []bool) []byte {
 	if st.open < 0 {
 		return st.spliceLines(data, removed)
 	}
 	var kept []int
-	for i, e := range st.Entries {
-		if !removed[e.Name] {
+	for i := range st.Entries {
+		if i >= len(removed) || !removed[i] {
 			kept = append(kept, i)
 		}
 	}
@@ -39,11 +40,11 @@ func (st Store) Splice(data []byte, removed map[string]bool) []byte {
 	return append(out, data[last.End:]...) // the space before "]", and the rest
 }
 
-func (st Store) spliceLines(data []byte, removed map[string]bool) []byte {
+func (st Store) spliceLines(data []byte, removed []bool) []byte {
 	out := make([]byte, 0, len(data))
 	at := 0
-	for _, e := range st.Entries {
-		if removed[e.Name] {
+	for i, e := range st.Entries[:min(len(removed), len(st.Entries))] {
+		if removed[i] {
 			out = append(out, data[at:e.Start]...)
 			at = e.End
 		}

@@ -159,7 +159,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	case rerr != nil && (len(j.targets) > 0 || len(j.rewrites) > 0):
 		notAttempted := len(j.targets)
 		for _, job := range j.rewrites {
-			notAttempted += len(job.removed)
+			notAttempted += job.count
 		}
 		for _, e := range out.Errors {
 			var ue *fserr.UnreadableJournalError
@@ -271,6 +271,10 @@ func judge(cfg Config) (judgement, error) {
 		// every regular file not removed (what the engine kept, what it
 		// could not judge, and the tracked files it never saw). Deletion
 		// targets are built for --force only.
+		var marks []bool // --force, an entry scope: the removed entries, by index
+		if cfg.Mode == Force && store != nil && len(res.Removed) > 0 {
+			marks = make([]bool, len(store.store.Entries))
+		}
 		i, n := 0, sc.fileCount()
 		for k, d := range res.Removed {
 			f := sc.file(i)
@@ -278,6 +282,9 @@ func judge(cfg Config) (judgement, error) {
 				so.Kept++
 				so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
 				i++
+			}
+			if marks != nil {
+				marks[sc.entries.order[i]] = true // names of removals are unique (the engine keeps duplicates)
 			}
 			i++
 			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
@@ -289,12 +296,8 @@ func judge(cfg Config) (judgement, error) {
 			so.Kept++
 			so.KeptBytes = so.KeptBytes.Add(uint64(sc.file(i).Size))
 		}
-		if cfg.Mode == Force && store != nil && len(res.Removed) > 0 {
-			job := rewriteJob{storeRead: *store, removed: make(map[string]bool, len(res.Removed))}
-			for _, d := range res.Removed {
-				job.removed[d.Path] = true
-			}
-			j.rewrites = append(j.rewrites, job)
+		if marks != nil {
+			j.rewrites = append(j.rewrites, rewriteJob{storeRead: *store, removed: marks, count: len(res.Removed)})
 		}
 		if scope == skill.ScopeEvals && !cfg.explain {
 			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed, cfg.Mode == Force)

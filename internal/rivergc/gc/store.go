@@ -40,7 +40,11 @@ type EntryIndex struct {
 }
 
 func newEntryIndex(st entries.Store, data []byte, mtime int64) *EntryIndex {
-	x := &EntryIndex{store: st, data: data, order: make([]int32, len(st.Entries)), mtime: mtime}
+	x := &EntryIndex{store: st, data: data, mtime: mtime}
+	if x.order = lineOrder(st.Entries); x.order != nil {
+		return x
+	}
+	x.order = make([]int32, len(st.Entries))
 	for i := range x.order {
 		x.order[i] = int32(i)
 	}
@@ -52,6 +56,45 @@ func newEntryIndex(st entries.Store, data []byte, mtime int64) *EntryIndex {
 		return int(a - b) // file order among equal names: a stable result
 	})
 	return x
+}
+
+// lineOrder returns the ledger's lines in name order without comparing
+// names, or nil when es is not a ledger's lines (numbered, increasing) or
+// its numbers are sparse. The names are the store's path, "#" and the
+// line number, so their byte order is that of the numbers as decimal
+// strings: a preorder walk of the tree of decimal prefixes (1, 10, 100,
+// …, 101, …, 11, …, 2, …) visits them in it. At a million lines it takes
+// a hundredth of the comparison sort's time.
+func lineOrder(es []entries.Entry) []int32 {
+	if len(es) == 0 || es[0].Line <= 0 {
+		return nil
+	}
+	last := es[len(es)-1].Line
+	if last > 4*len(es)+64 {
+		return nil // mostly blank lines: the walk would visit them all, and the map of lines is 4 bytes a line
+	}
+	at := make([]int32, last+1) // line → 1 + its entry's index (0: blank)
+	prev := 0
+	for i, e := range es {
+		if e.Line <= prev {
+			return nil
+		}
+		at[e.Line], prev = int32(i+1), e.Line
+	}
+	order := make([]int32, 0, len(es))
+	var walk func(p int)
+	walk = func(p int) {
+		if at[p] > 0 {
+			order = append(order, at[p]-1)
+		}
+		for c := p * 10; c <= p*10+9 && c <= last; c++ {
+			walk(c)
+		}
+	}
+	for p := 1; p <= 9 && p <= last; p++ {
+		walk(p)
+	}
+	return order
 }
 
 // file is the scan record of the k-th entry in name order: its name, its
@@ -103,10 +146,12 @@ type storeRead struct {
 	ident rewrite.Ident
 }
 
-// rewriteJob is one store to rewrite without the removed names.
+// rewriteJob is one store to rewrite without the removed entries:
+// removed[i] marks store.Entries[i], count is how many are marked.
 type rewriteJob struct {
 	storeRead
-	removed map[string]bool
+	removed []bool
+	count   int
 }
 
 // maxRounds bounds the reference closure; each round guards at least one
@@ -254,7 +299,7 @@ func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jn *runJournal,
 		err := ctx.Err()
 		var kept []byte
 		if err != nil {
-			err = &fserr.InterruptedError{NotAttempted: len(job.removed)}
+			err = &fserr.InterruptedError{NotAttempted: job.count}
 		} else {
 			kept = job.store.Splice(job.data, job.removed)
 			err = rewrite.Replace(cfg.Root.FD, job.store.Path, job.ident, kept, rewrite.Options{Intend: intend})
@@ -266,7 +311,7 @@ func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jn *runJournal,
 			o.FreedBytes = o.FreedBytes.Add(uint64(len(job.data) - len(kept)))
 			continue
 		case journalErr != nil:
-			o.Errors = append(o.Errors, journalError(journalErr, jn.rel(), len(job.removed)))
+			o.Errors = append(o.Errors, journalError(journalErr, jn.rel(), job.count))
 		default:
 			o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, job.store.Path, err))
 		}
