@@ -3,6 +3,7 @@ package entries
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -42,7 +43,7 @@ func live(t *testing.T, st Store) map[string]bool {
 	t.Helper()
 	m := map[string]bool{}
 	for _, e := range st.Entries {
-		m[e.ID] = e.Live
+		m[e.ID()] = e.Live
 	}
 	return m
 }
@@ -310,7 +311,7 @@ func TestExpired(t *testing.T) {
 	}
 	for i, want := range []bool{true, true, false, false} {
 		if e := st.Entries[i]; e.Expired != want || e.Live == want {
-			t.Errorf("%s: expired %v live %v, want expired %v and live %v", e.ID, e.Expired, e.Live, want, !want)
+			t.Errorf("%s: expired %v live %v, want expired %v and live %v", e.ID(), e.Expired, e.Live, want, !want)
 		}
 	}
 }
@@ -322,4 +323,48 @@ func marks(st Store, names map[string]bool) []bool {
 		m[i] = names[e.Name]
 	}
 	return m
+}
+
+// TestIDFromName: a memory entry's id comes back from its name for every
+// byte string (EscapeID's %XX is undone, "." and ".." included), and a
+// ledger line or an element named by its position has none.
+func TestIDFromName(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ids := []string{"a", ".", "..", "...", "%", "%25", "#", "a#b", "[1]", "\xed\xa0\x80", "é", "x y", "~:@+-._", "%2E"}
+	for range 2000 {
+		b := make([]byte, 1+rng.IntN(12))
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		ids = append(ids, string(b))
+	}
+	for _, id := range ids {
+		if got := (Entry{Name: MemoryName(store, id)}).ID(); got != id {
+			t.Fatalf("id %q: named %q, read back %q", id, MemoryName(store, id), got)
+		}
+	}
+	if got := (Entry{Name: positionName(store, 3)}).ID(); got != "" {
+		t.Errorf("an element named by its position: id %q", got)
+	}
+	if got := (Entry{Name: LineName(ledger, 7), Line: 7}).ID(); got != "" {
+		t.Errorf("a ledger line: id %q", got)
+	}
+}
+
+// TestLedgerTimestampFarIntoItsLine: a timestamp that starts further into
+// its line than the entry's 16-bit offset reaches is read back whole (the
+// line is read again), escapes decoded.
+func TestLedgerTimestampFarIntoItsLine(t *testing.T) {
+	pad := strings.Repeat("x", 70000)
+	data := []byte(`{"pad":"` + pad + `","timestamp":"2026-01-01T00:00:00\u002e000Z"}` + "\n" +
+		`{"timestamp":"2026-01-02T00:00:00Z","pad":"` + pad + `"}` + "\r\n" + "\n" + "\n")
+	st := ParseLedger(ledger, data)
+	if len(st.Entries) != 2 {
+		t.Fatalf("%d entries", len(st.Entries))
+	}
+	for i, want := range []string{"2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00Z"} {
+		if got := st.Entries[i].RawTimestamp(data); got != want {
+			t.Errorf("line %d: timestamp %q, want %q", i+1, got, want)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package entries
 import (
 	"bytes"
 	"strconv"
+	"strings"
 )
 
 // guardedLines is how many of the ledger's last lines stay: upstream's
@@ -31,14 +32,10 @@ func ParseLedger(path string, data []byte) Store {
 		from, to := jsTrim(data, start, end)
 		if from < to {
 			e := Entry{Line: line, Start: start, End: next} // named below
-			r := reader{b: data[:to], i: from}
-			if v, ok := r.value(lineLevel, &f); ok && r.i == to && v.kind == object && f[fTimestamp].kind == stringKind {
-				ts := f[fTimestamp]
-				if e.Timestamp, e.Stamped = ts.stamp(); e.Stamped && ts.at-start < 1<<32 && len(ts.raw) < 1<<32 {
-					e.tsOff, e.tsLen = uint32(ts.at-start), uint32(len(ts.raw))
-				}
+			if ts, ok := lineTimestamp(data, from, to, &f); ok {
+				e.Timestamp, e.Stamped = ts.stamp()
+				e.tsOff = uint16(min(ts.at-1-start, farOff)) // its opening quote
 			}
-			f[fTimestamp] = value{}
 			if !e.Stamped {
 				e.Unreadable, e.Live = true, true
 			}
@@ -53,6 +50,19 @@ func ParseLedger(path string, data []byte) Store {
 	return st
 }
 
+// lineTimestamp reads the line data[start:end] (trimmed or not) as
+// JSON.parse does and returns its last "timestamp" member, ok when the
+// line is a JSON object and that member a string; f is the reader's
+// field buffer, left clear.
+func lineTimestamp(data []byte, start, end int, f *[numFields]value) (value, bool) {
+	from, to := jsTrim(data, start, end)
+	r := reader{b: data[:to], i: from}
+	v, ok := r.value(lineLevel, f)
+	ts := f[fTimestamp]
+	f[fTimestamp] = value{}
+	return ts, ok && r.i == to && v.kind == object && ts.kind == stringKind
+}
+
 // nameLines names every line (LineName) as a substring of one string
 // holding all the names: one allocation, not one a line.
 func nameLines(st *Store) {
@@ -60,13 +70,17 @@ func nameLines(st *Store) {
 	for _, e := range st.Entries {
 		n += len(st.Path) + 1 + decimalLen(e.Line)
 	}
-	b := make([]byte, 0, n)
+	// A Builder's String is its bytes, not a copy of them (which would be
+	// tens of megabytes of garbage at a million lines).
+	var b strings.Builder
+	b.Grow(n)
+	var num [20]byte
 	for _, e := range st.Entries {
-		b = append(b, st.Path...)
-		b = append(b, '#')
-		b = strconv.AppendInt(b, int64(e.Line), 10)
+		b.WriteString(st.Path)
+		b.WriteByte('#')
+		b.Write(strconv.AppendInt(num[:0], int64(e.Line), 10))
 	}
-	all, at := string(b), 0
+	all, at := b.String(), 0
 	for i := range st.Entries {
 		k := len(st.Path) + 1 + decimalLen(st.Entries[i].Line)
 		st.Entries[i].Name = all[at : at+k]

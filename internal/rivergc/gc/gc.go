@@ -262,6 +262,12 @@ func judge(cfg Config) (judgement, error) {
 		if err != nil {
 			return j, fmt.Errorf("judging scope %s: %w", scope, err)
 		}
+		// The engine's input is spent once what warns about it is known:
+		// at a million entries it is 40 MB the rest of the run need not
+		// hold (SPEC B6 cost).
+		engineWs := engineWarnings(scope, res, sc)
+		excludes.see(sc.input.Paths)
+		sc.input.Paths = nil
 		so := ScopeOutcome{Scope: scope, Retention: sc.input.Retention, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
 				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
@@ -304,10 +310,9 @@ func judge(cfg Config) (judgement, error) {
 		}
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
-		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
+		j.out.Warnings = append(j.out.Warnings, engineWs...)
 		j.out.Warnings = append(j.out.Warnings, freshWarning(scope, so.Removed, so.Stamps, cfg.Now)...)
 		j.out.Scopes = append(j.out.Scopes, so)
-		excludes.see(sc.input.Paths)
 		if store != nil {
 			// A pattern naming the store protects its entries: used.
 			excludes.see([]skill.Entry{{Path: scope.Store()}})

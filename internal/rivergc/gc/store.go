@@ -134,7 +134,7 @@ func (x *EntryIndex) Lookup(name string) (EntryRef, bool) {
 	}
 	x.last = k
 	e := es[x.order[k]]
-	return EntryRef{Store: x.store.Path, ID: e.ID, Line: e.Line, Timestamp: e.RawTimestamp(x.data)}, true
+	return EntryRef{Store: x.store.Path, ID: e.ID(), Line: e.Line, Timestamp: e.RawTimestamp(x.data)}, true
 }
 
 // storeRead is an entry scope's single source as it was read: the bytes
@@ -190,7 +190,7 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	} else {
 		st = entries.ParseLedger(rel, data)
 	}
-	limitStoreMemory(before, len(data), len(st.Entries))
+	limitStoreMemory(before, st.Held(), len(data), len(st.Entries))
 	if storeExcluded(cfg.Excludes, rel) {
 		sc.input.Excludes = append(slices.Clone(cfg.Excludes), storeEntries(rel))
 	}
