@@ -32,11 +32,9 @@ import (
 // Entry is one judged unit inside a store.
 type Entry struct {
 	// Name is the entry's stable name: the store's path, "#", and the
-	// escaped id (memory) or the 1-based line number (ledger). The
-	// memory entry's id is not held beside it: ID unescapes it.
+	// escaped id (memory) or the 1-based line number (ledger). Neither is
+	// held beside it: ID and Line read them from it.
 	Name string
-	// Line is the ledger line's 1-based number (0 for memory).
-	Line int
 	// Start and End delimit the entry's serialized bytes in the file; for
 	// the ledger End includes the line's newline.
 	Start, End int
@@ -59,11 +57,26 @@ type Entry struct {
 	// timestamp (kept and named in a warning).
 	Unreadable bool
 
+	// ledger: a ledger line, not a memory entry.
+	ledger bool
 	// tsOff is where the ledger timestamp's string starts (its opening
 	// quote), from Start; farOff when that is too far for 16 bits: then
 	// RawTimestamp reads the line again. Lines are read in place, so the
-	// text is not copied, and the entry stays 56 bytes.
+	// text is not copied, and the entry stays 48 bytes.
 	tsOff uint16
+}
+
+// Line is the ledger line's 1-based number (0 for a memory entry), read
+// from its name.
+func (e Entry) Line() int {
+	if !e.ledger {
+		return 0
+	}
+	n := 0
+	for _, c := range []byte(e.Name[strings.LastIndexByte(e.Name, '#')+1:]) {
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
 
 // farOff marks a timestamp that starts too far into its line for tsOff.
@@ -74,7 +87,7 @@ const farOff = 1<<16 - 1
 // the store was parsed from. It is decoded on demand, so that a store of
 // a million lines holds no million copies.
 func (e Entry) RawTimestamp(data []byte) string {
-	if !e.Stamped || e.Line == 0 {
+	if !e.Stamped || !e.ledger {
 		return ""
 	}
 	end := e.End
@@ -96,7 +109,7 @@ func (e Entry) RawTimestamp(data []byte) string {
 // so the name alone gives the id back). It is "" for a ledger line and
 // for an element named by its position (an id never names it).
 func (e Entry) ID() string {
-	if e.Line > 0 {
+	if e.ledger {
 		return ""
 	}
 	k := strings.LastIndexByte(e.Name, '#') // an escaped id holds no "#"

@@ -21,7 +21,7 @@ const guardedLines = 2
 // are Live; the latter are also Unreadable.
 func ParseLedger(path string, data []byte) Store {
 	st := Store{Path: path, open: -1, close: -1, Entries: make([]Entry, 0, bytes.Count(data, []byte{'\n'})+1)}
-	line := 0
+	line, names := 0, 0    // names: the length of all the lines' names
 	var f [numFields]value // reused for every line
 	for start := 0; start < len(data); {
 		end, next := len(data), len(data)
@@ -31,7 +31,8 @@ func ParseLedger(path string, data []byte) Store {
 		line++
 		from, to := jsTrim(data, start, end)
 		if from < to {
-			e := Entry{Line: line, Start: start, End: next} // named below
+			e := Entry{Start: start, End: next, ledger: true} // named below
+			names += len(path) + 1 + decimalLen(line)
 			if ts, ok := lineTimestamp(data, from, to, &f); ok {
 				e.Timestamp, e.Stamped = ts.stamp()
 				e.tsOff = uint16(min(ts.at-1-start, farOff)) // its opening quote
@@ -43,7 +44,7 @@ func ParseLedger(path string, data []byte) Store {
 		}
 		start = next
 	}
-	nameLines(&st)
+	nameLines(&st, data, names)
 	for i := max(0, len(st.Entries)-guardedLines); i < len(st.Entries); i++ {
 		st.Entries[i].Live = true
 	}
@@ -63,28 +64,28 @@ func lineTimestamp(data []byte, start, end int, f *[numFields]value) (value, boo
 	return ts, ok && r.i == to && v.kind == object && ts.kind == stringKind
 }
 
-// nameLines names every line (LineName) as a substring of one string
-// holding all the names: one allocation, not one a line.
-func nameLines(st *Store) {
-	n := 0
-	for _, e := range st.Entries {
-		n += len(st.Path) + 1 + decimalLen(e.Line)
-	}
-	// A Builder's String is its bytes, not a copy of them (which would be
-	// tens of megabytes of garbage at a million lines).
+// nameLines names every line (LineName) as a substring of one string of
+// n bytes holding all the names: one allocation, not one a line. The
+// line numbers are counted again from the text (an entry holds none: its
+// name says it, Entry.Line).
+func nameLines(st *Store, data []byte, n int) {
+	// Grown to its final size, the Builder never moves its bytes, so each
+	// name can be cut from it as it is written (String is its bytes, not
+	// a copy: a copy would be tens of megabytes of garbage at a million
+	// lines).
 	var b strings.Builder
 	b.Grow(n)
 	var num [20]byte
-	for _, e := range st.Entries {
+	line, at := 1, 0
+	for i := range st.Entries {
+		e := &st.Entries[i]
+		line += bytes.Count(data[at:e.Start], []byte{'\n'})
+		at = e.Start
+		from := b.Len()
 		b.WriteString(st.Path)
 		b.WriteByte('#')
-		b.Write(strconv.AppendInt(num[:0], int64(e.Line), 10))
-	}
-	all, at := b.String(), 0
-	for i := range st.Entries {
-		k := len(st.Path) + 1 + decimalLen(st.Entries[i].Line)
-		st.Entries[i].Name = all[at : at+k]
-		at += k
+		b.Write(strconv.AppendInt(num[:0], int64(line), 10))
+		e.Name = b.String()[from:]
 	}
 }
 

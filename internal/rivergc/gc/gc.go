@@ -277,6 +277,9 @@ func judge(cfg Config) (judgement, error) {
 		// every regular file not removed (what the engine kept, what it
 		// could not judge, and the tracked files it never saw). Deletion
 		// targets are built for --force only.
+		if sc.entries != nil {
+			so.at = make([]int32, len(res.Removed))
+		}
 		var marks []bool // --force, an entry scope: the removed entries, by index
 		if cfg.Mode == Force && store != nil && len(res.Removed) > 0 {
 			marks = make([]bool, len(store.store.Entries))
@@ -288,6 +291,9 @@ func judge(cfg Config) (judgement, error) {
 				so.Kept++
 				so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
 				i++
+			}
+			if sc.entries != nil {
+				so.at[k] = int32(i)
 			}
 			if marks != nil {
 				marks[sc.entries.order[i]] = true // names of removals are unique (the engine keeps duplicates)

@@ -28,15 +28,14 @@ type EntryRef struct {
 	Timestamp string
 }
 
-// EntryIndex says what each name of an entry scope stands for (SPEC D2),
-// found by binary search over the entries in name order: four bytes an
-// entry rather than a map of records.
+// EntryIndex says what each name of an entry scope stands for (SPEC D2):
+// the entries in name order, four bytes an entry rather than a map of
+// records.
 type EntryIndex struct {
 	store entries.Store
 	data  []byte
 	order []int32 // indexes into store.Entries, by name
 	mtime int64   // the store's mtime: the timestamp of an entry without one
-	last  int     // where the previous Lookup found its name
 }
 
 func newEntryIndex(st entries.Store, data []byte, mtime int64) *EntryIndex {
@@ -66,20 +65,21 @@ func newEntryIndex(st entries.Store, data []byte, mtime int64) *EntryIndex {
 // …, 101, …, 11, …, 2, …) visits them in it. At a million lines it takes
 // a hundredth of the comparison sort's time.
 func lineOrder(es []entries.Entry) []int32 {
-	if len(es) == 0 || es[0].Line <= 0 {
+	if len(es) == 0 || es[0].Line() <= 0 {
 		return nil
 	}
-	last := es[len(es)-1].Line
+	last := es[len(es)-1].Line()
 	if last > 4*len(es)+64 {
 		return nil // mostly blank lines: the walk would visit them all, and the map of lines is 4 bytes a line
 	}
 	at := make([]int32, last+1) // line → 1 + its entry's index (0: blank)
 	prev := 0
 	for i, e := range es {
-		if e.Line <= prev {
+		line := e.Line()
+		if line <= prev {
 			return nil
 		}
-		at[e.Line], prev = int32(i+1), e.Line
+		at[line], prev = int32(i+1), line
 	}
 	order := make([]int32, 0, len(es))
 	var walk func(p int)
@@ -108,33 +108,12 @@ func (x *EntryIndex) file(k int) scan.File {
 	return f
 }
 
-// Lookup returns what the entry name stands for (the first entry of that
-// name). The removals are looked up in name order, so it first looks a
-// few places past the previous answer, then searches; it is not safe for
-// concurrent use.
-func (x *EntryIndex) Lookup(name string) (EntryRef, bool) {
-	if x == nil {
-		return EntryRef{}, false
-	}
-	es := x.store.Entries
-	k, ok := -1, false
-	for i := x.last; i < len(x.order) && i < x.last+8; i++ {
-		if c := strings.Compare(es[x.order[i]].Name, name); c >= 0 {
-			if c == 0 && (i == 0 || es[x.order[i-1]].Name != name) {
-				k, ok = i, true
-			}
-			break
-		}
-	}
-	if k < 0 {
-		k, ok = slices.BinarySearchFunc(x.order, name, func(i int32, name string) int { return strings.Compare(es[i].Name, name) })
-	}
-	if !ok {
-		return EntryRef{}, false
-	}
-	x.last = k
-	e := es[x.order[k]]
-	return EntryRef{Store: x.store.Path, ID: e.ID(), Line: e.Line, Timestamp: e.RawTimestamp(x.data)}, true
+// ref says what the k-th entry in name order stands for. The merge walk
+// that pairs the engine's removals with the entries keeps each one's
+// place (ScopeOutcome.at), so no name is looked up again.
+func (x *EntryIndex) ref(k int) EntryRef {
+	e := &x.store.Entries[x.order[k]]
+	return EntryRef{Store: x.store.Path, ID: e.ID(), Line: e.Line(), Timestamp: e.RawTimestamp(x.data)}
 }
 
 // storeRead is an entry scope's single source as it was read: the bytes
@@ -328,7 +307,7 @@ func (o *Outcome) keepStore(scope skill.Scope) {
 				s.Kept++
 				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
 			}
-			s.Removed, s.Stamps = s.Removed[:0], s.Stamps[:0]
+			s.Removed, s.Stamps, s.at = s.Removed[:0], s.Stamps[:0], s.at[:0]
 		}
 	}
 }
