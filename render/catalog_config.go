@@ -28,6 +28,15 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-bucket": {
 		"--root %s: バケットを使えません: %s",
 		"--root %s: cannot use the bucket: %s"},
+	"gc-cfg-bucket-credentials": {
+		"--root %s: サーバーが資格情報を拒否しました (%s)。AWS_ACCESS_KEY_ID、AWS_SECRET_ACCESS_KEY (または AWS_PROFILE) とバケットの権限を確認してください",
+		"--root %s: the server refused the credentials (%s); check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) and the bucket's permissions"},
+	"gc-cfg-bucket-region": {
+		"--root %s: リージョンが設定されていません。AWS_REGION (またはプロファイルの region) を設定してください",
+		"--root %s: no region is set; set AWS_REGION (or the profile's region)"},
+	"gc-cfg-bucket-unreachable": {
+		"--root %s: サーバー %s に接続できません。AWS_ENDPOINT_URL_S3 (未設定なら AWS 自体) とネットワークを確認してください",
+		"--root %s: cannot reach the server %s; check AWS_ENDPOINT_URL_S3 (unset means AWS itself) and the network"},
 	"gc-cfg-bucket-missing": {
 		"--root %s: バケット %s は存在しません (NoSuchBucket)。バケット名 (小文字) とエンドポイントを確認してください",
 		"--root %s: the bucket %s does not exist (NoSuchBucket); check the bucket's name (lower case) and the endpoint"},

@@ -92,11 +92,17 @@ func writeLayout(root string, l layout, mixed bool) (int, error) {
 
 // forceLayouts prints one row per file system, layout and tree kind:
 // river-gc --force ÷ find -type f -delete, medians of runs alternating
-// pairs, each run on a fresh cp -a of the pristine tree (not timed).
-// fsDirs maps a file-system label to a directory on it.
+// pairs (triples with -before: the before build first), each run on a
+// fresh cp -a of the pristine tree (not timed). fsDirs maps a
+// file-system label to a directory on it.
 func (b *bench) forceLayouts(fsDirs [][2]string, names string) error {
-	fmt.Println("| file system | layout | tree | files | river-gc deletes | river-gc s | find -delete s | time ratio, median of the pairs' (goal ≤ 1.5) | CPU s, river-gc ÷ find | CPU ratio |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	if b.beforeBin != "" {
+		fmt.Println("| file system | layout | tree | files | river-gc deletes | before s | after s | find -delete s | before ÷ find (pairs' median) | after ÷ find | CPU s before, after, find | CPU before ÷ find | CPU after ÷ find | load average (1 min), start–end |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	} else {
+		fmt.Println("| file system | layout | tree | files | river-gc deletes | river-gc s | find -delete s | time ratio, median of the pairs' (goal ≤ 1.5) | CPU s, river-gc ÷ find | CPU ratio |")
+		fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	}
 	for _, fsd := range fsDirs {
 		for _, l := range deleteLayouts {
 			if !slices.Contains(strings.Split(names, ","), l.name) {
@@ -111,6 +117,9 @@ func (b *bench) forceLayouts(fsDirs [][2]string, names string) error {
 	}
 	return nil
 }
+
+// timings are one program's wall and CPU seconds over the timed runs.
+type timings struct{ wall, cpu, pairs []float64 }
 
 func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
 	work, err := os.MkdirTemp(dir, "rivergc-layout")
@@ -135,30 +144,38 @@ func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
 		return nil
 	}
 	defer os.RemoveAll(victim)
-	gc := append([]string{b.bin, "--root", victim, "--force", "--json", "--quiet"}, gcFlags...)
-	find := []string{"find", victim, "-type", "f", "-delete"}
-	var tg, tf, cg, cf, pairs []float64
+	gcOf := func(bin string) []string {
+		return append([]string{bin, "--root", victim, "--force", "--json", "--quiet"}, gcFlags...)
+	}
+	progs := [][]string{gcOf(b.bin)}
+	if b.beforeBin != "" {
+		progs = [][]string{gcOf(b.beforeBin), gcOf(b.bin)}
+	}
+	progs = append(progs, []string{"find", victim, "-type", "f", "-delete"})
+	load := loadAverage()
+	got := make([]timings, len(progs))
 	for i := -1; i < b.runs; i++ { // i == -1: warm-up, not recorded
-		if err := fresh(); err != nil {
-			return err
+		var rs []measure.Result
+		for k, p := range progs {
+			if err := fresh(); err != nil {
+				return err
+			}
+			r, err := measure.Run(p, measure.Options{})
+			if err != nil {
+				return err
+			}
+			if n := files - countFiles(victim); k < len(progs)-1 && n != want {
+				return fmt.Errorf("%s %s: river-gc deleted %d files, want %d", label, l.name, n, want)
+			}
+			rs = append(rs, r)
 		}
-		r, err := measure.Run(gc, measure.Options{})
-		if err != nil {
-			return err
+		if i < 0 {
+			continue
 		}
-		if got := files - countFiles(victim); got != want {
-			return fmt.Errorf("%s %s: river-gc deleted %d files, want %d", label, l.name, got, want)
-		}
-		if err := fresh(); err != nil {
-			return err
-		}
-		r2, err := measure.Run(find, measure.Options{})
-		if err != nil {
-			return err
-		}
-		if i >= 0 {
-			tg, cg, tf, cf = append(tg, r.Wall), append(cg, r.CPU), append(tf, r2.Wall), append(cf, r2.CPU)
-			pairs = append(pairs, r.Wall/r2.Wall)
+		find := rs[len(rs)-1]
+		for k, r := range rs {
+			got[k].wall, got[k].cpu = append(got[k].wall, r.Wall), append(got[k].cpu, r.CPU)
+			got[k].pairs = append(got[k].pairs, r.Wall/find.Wall)
 		}
 	}
 	kind := "all removed"
@@ -166,9 +183,28 @@ func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
 		kind = "mixed (a third stays)"
 	}
 	med := measure.Median
-	fmt.Printf("| %s | %s | %s | %d | %d | %.3f | %.3f | %.2f | %.3f ÷ %.3f | %.2f |\n", label, l.name, kind, files, want,
-		med(tg), med(tf), med(pairs), med(cg), med(cf), med(cg)/med(cf))
+	f := got[len(got)-1]
+	if b.beforeBin == "" {
+		g := got[0]
+		fmt.Printf("| %s | %s | %s | %d | %d | %.3f | %.3f | %.2f | %.3f ÷ %.3f | %.2f |\n", label, l.name, kind, files, want,
+			med(g.wall), med(f.wall), med(g.pairs), med(g.cpu), med(f.cpu), med(g.cpu)/med(f.cpu))
+		return nil
+	}
+	bf, af := got[0], got[1]
+	fmt.Printf("| %s | %s | %s | %d | %d | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f, %.2f, %.2f | %.2f | %.2f | %s |\n", label, l.name, kind, files, want,
+		med(bf.wall), med(af.wall), med(f.wall), med(bf.pairs), med(af.pairs), med(bf.cpu), med(af.cpu), med(f.cpu),
+		med(bf.cpu)/med(f.cpu), med(af.cpu)/med(f.cpu), load+"–"+loadAverage())
 	return nil
+}
+
+// loadAverage is the first field of /proc/loadavg ("?" when unreadable):
+// on a shared machine the wall times mean little without it.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // parseFS reads -layouts-fs: LABEL=DIR pairs, comma-separated.

@@ -3,6 +3,7 @@
 //
 //	go run ./bench/rivergc -n 10000,100000 -force 100000 -runs 3
 //	go run ./bench/rivergc -src /work/main ...   # build river-gc from another checkout
+//	go run ./bench/rivergc -before /tmp/base ... # layout rows: that build beside this one
 //
 // Rows it prints (medians of -runs runs after one untimed warm-up each):
 //   - dry-run: `river-gc --now … --json --quiet` (stdout to /dev/null) ÷
@@ -20,7 +21,8 @@
 //     (-layouts: flat 1 × 30,000, grid 30 × 1,000, deep 50 chains × 20
 //     levels × 30, wide 100 × 1,000),
 //     all old or every third recent, on each file system; alternating
-//     pairs on fresh cp -a copies, the median of the pairs' ratios.
+//     pairs on fresh cp -a copies, the median of the pairs' ratios; with
+//     -before, triples: the -before build, this build, find.
 //
 // No test asserts a time; this is a report.
 package main
@@ -52,11 +54,12 @@ func main() {
 	hostile := flag.String("hostile", "1000,10000,100000", "comma-separated --exclude copy counts (empty: skip)")
 	runs := flag.Int("runs", 3, "timed runs per program and size (the median is reported)")
 	src := flag.String("src", ".", "checkout to build river-gc from")
+	before := flag.String("before", "", "checkout to build a second river-gc from, run beside the first in the layout rows (empty: none)")
 	work := flag.String("work", "", "directory for trees (default: a temporary directory)")
 	layoutsFS := flag.String("layouts-fs", "", "LABEL=DIR,…: the --force layout rows (all removed and mixed) on each DIR's file system (empty: skip)")
 	layouts := flag.String("layouts", "flat,grid,deep", "the layouts of -layouts-fs: flat, grid, deep, wide")
 	flag.Parse()
-	b := &bench{runs: *runs}
+	b := &bench{runs: *runs, beforeSrc: *before}
 	fsDirs, err := parseFS(*layoutsFS)
 	if *layoutsFS == "" {
 		fsDirs, err = nil, nil
@@ -74,6 +77,8 @@ type bench struct {
 	runs     int
 	dir, bin string
 	gctree   string
+	// beforeSrc and beforeBin: the -before checkout and its river-gc.
+	beforeSrc, beforeBin string
 }
 
 func (b *bench) main(src, work, sizes string, force int, hostile string, fsDirs [][2]string, layouts string) error {
@@ -91,6 +96,13 @@ func (b *bench) main(src, work, sizes string, force int, hostile string, fsDirs 
 	}
 	rev, _ := exec.Command("git", "-C", src, "rev-parse", "--short", "HEAD").Output()
 	fmt.Printf("river-gc built from %s at %s\n\n", src, strings.TrimSpace(string(rev)))
+	if b.beforeSrc != "" {
+		b.beforeBin = filepath.Join(dir, "river-gc-before")
+		if err := build(b.beforeSrc, "./cmd/river-gc", b.beforeBin); err != nil {
+			return err
+		}
+		fmt.Printf("before: river-gc built from %s\n\n", b.beforeSrc)
+	}
 	if sizes != "" {
 		fmt.Println("| files | removed | river-gc s | find\\|sort s | time ratio (goal ≤ 1.3) | river-gc peak RSS MB | RSS budget MB (300 B/file + 30 MB) | find\\|sort peak RSS MB | µs/file | CPU s, river-gc ÷ find\\|sort | find + cat *.json \\| sort s (river-gc ÷ it) | river-gc --timestamp mtime s (÷ find\\|sort) |")
 		fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")

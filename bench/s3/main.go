@@ -33,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -54,8 +55,20 @@ func main() {
 	src := flag.String("src", ".", "checkout to build river-gc from")
 	workers := flag.Int("upload-workers", 32, "concurrent uploads while re-filling the prefix (untimed)")
 	only := flag.String("only", "river-gc,rclone,aws,sdk-ifmatch", "comma-separated programs to run")
+	defCount := "river-gc,rclone,aws,sdk-ifmatch"
+	if os.Getenv("FULL") == "1" {
+		defCount = "river-gc" // the others send one DELETE per object and one list page per 1000: counted at 10k
+	}
+	count := flag.String("count", defCount, "comma-separated programs to run once more through the counting proxy (FULL=1: river-gc)")
+	scaleFlag := flag.String("scale", "", "instead of the programs: the engine's delete paths from this process, at these in-flight counts (e.g. 1,4,16)")
+	scaleBatch := flag.Int("scale-batch", 1000, "keys a DeleteObjects request carries in -scale")
 	flag.Parse()
-	if err := run(*n, *runs, *workers, *src, strings.Split(*only, ",")); err != nil {
+	scaleAt, err := parseInts(*scaleFlag)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench/s3: -scale:", err)
+		os.Exit(2)
+	}
+	if err := run(*n, *runs, *workers, *src, strings.Split(*only, ","), strings.Split(*count, ","), scaleAt, *scaleBatch); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/s3:", err)
 		os.Exit(1)
 	}
@@ -74,7 +87,7 @@ type bench struct {
 	now     string
 }
 
-func run(n, runs, workers int, src string, only []string) error {
+func run(n, runs, workers int, src string, only, count []string, scaleAt []int, scaleBatch int) error {
 	repo, err := s3test.FindRepo()
 	if err != nil {
 		return err
@@ -102,6 +115,14 @@ func run(n, runs, workers int, src string, only []string) error {
 	if _, err := b.client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &b.bucket}); err != nil {
 		return err
 	}
+	if len(scaleAt) > 0 {
+		rows, err := b.scale(scaleAt, scaleBatch)
+		if err != nil {
+			return err
+		}
+		b.reportScale(rows)
+		return nil
+	}
 	build := exec.Command("go", "build", "-o", b.riverGC, "./cmd/river-gc")
 	build.Dir, build.Stdout, build.Stderr = src, os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -116,7 +137,8 @@ func run(n, runs, workers int, src string, only []string) error {
 	if len(progs) == 0 {
 		return fmt.Errorf("-only %v names no program", only)
 	}
-	times := map[string][]float64{}
+	times := map[string][]sample{}
+	loads := []float64{loadAverage()}
 	for r := 0; r < runs; r++ {
 		for _, p := range progs {
 			t, err := b.timed(p, e.Endpoint)
@@ -124,38 +146,53 @@ func run(n, runs, workers int, src string, only []string) error {
 				return err
 			}
 			times[p.name] = append(times[p.name], t)
-			fmt.Fprintf(os.Stderr, "run %d: %s %.2f s\n", r+1, p.name, t)
+			loads = append(loads, loadAverage())
+			fmt.Fprintf(os.Stderr, "run %d: %s %.2f s wall, %.2f s CPU, engine %.2f s CPU (load %.2f)\n",
+				r+1, p.name, t.wall, t.cpu, t.engine, loads[len(loads)-1])
 		}
 	}
 	counts := map[string]map[s3test.Kind]int{}
-	for _, p := range progs {
+	for _, p := range b.programs(count) {
+		if _, ran := times[p.name]; !ran {
+			continue
+		}
 		c, err := b.counted(p)
 		if err != nil {
 			return err
 		}
 		counts[p.name] = c
 	}
-	b.report(progs, times, counts)
+	b.report(progs, times, counts, loads)
 	return nil
 }
 
 // timed re-fills the prefix (untimed), runs p against endpoint and checks
-// that it left no object.
-func (b *bench) timed(p program, endpoint string) (float64, error) {
+// that it left no object. Besides p's wall and CPU time it reads the
+// engine's CPU time before and after, so the engine's cost per deleted
+// key can be told apart from the client's.
+func (b *bench) timed(p program, endpoint string) (sample, error) {
 	if err := b.fill(); err != nil {
-		return 0, err
+		return sample{}, err
 	}
-	res, err := measure.Run(p.argv(b, endpoint), measure.Options{Limit: 30 * time.Minute})
+	before, err := processCPU(b.engine.Pid)
 	if err != nil {
-		return 0, fmt.Errorf("%s: %w", p.name, err)
+		return sample{}, err
+	}
+	res, err := measure.Run(p.argv(b, endpoint), measure.Options{Limit: 60 * time.Minute})
+	if err != nil {
+		return sample{}, fmt.Errorf("%s: %w", p.name, err)
+	}
+	after, err := processCPU(b.engine.Pid)
+	if err != nil {
+		return sample{}, err
 	}
 	if res.Killed {
-		return 0, fmt.Errorf("%s: killed after 30 minutes", p.name)
+		return sample{}, fmt.Errorf("%s: killed after 60 minutes", p.name)
 	}
 	if left, err := b.count(); err != nil || left != 0 {
-		return 0, fmt.Errorf("%s left %d of %d objects (%v)", p.name, left, b.n, err)
+		return sample{}, fmt.Errorf("%s left %d of %d objects (%v)", p.name, left, b.n, err)
 	}
-	return res.Wall, nil
+	return sample{wall: res.Wall, cpu: res.CPU, engine: after - before}, nil
 }
 
 // counted runs p once more through a counting proxy and returns its
@@ -169,7 +206,7 @@ func (b *bench) counted(p program) (map[s3test.Kind]int, error) {
 		return nil, err
 	}
 	defer proxy.Close()
-	if _, err := measure.Run(p.argv(b, proxy.URL), measure.Options{Limit: 30 * time.Minute}); err != nil {
+	if _, err := measure.Run(p.argv(b, proxy.URL), measure.Options{Limit: 60 * time.Minute}); err != nil {
 		return nil, fmt.Errorf("%s through the proxy: %w", p.name, err)
 	}
 	if left, err := b.count(); err != nil || left != 0 {
@@ -180,6 +217,22 @@ func (b *bench) counted(p program) (map[s3test.Kind]int, error) {
 		c[k] = proxy.Count(k)
 	}
 	return c, nil
+}
+
+// parseInts reads a comma-separated list of positive integers ("" is none).
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f == "" {
+			continue
+		}
+		v, err := strconv.Atoi(f)
+		if err != nil || v <= 0 {
+			return nil, fmt.Errorf("%q is not a positive integer", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // firstLine is the first line of b, trimmed.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,7 @@ func (b *bench) fill() error {
 	if err := b.empty(ctx); err != nil {
 		return err
 	}
+	start := time.Now()
 	jobs := make(chan int)
 	errs := make(chan error, b.workers)
 	var wg sync.WaitGroup
@@ -60,6 +62,7 @@ func (b *bench) fill() error {
 	if got, err := b.count(); err != nil || got != b.n {
 		return fmt.Errorf("after the upload the prefix holds %d objects, want %d (%v)", got, b.n, err)
 	}
+	fmt.Fprintf(os.Stderr, "uploaded %d objects in %.1f s (%d in flight)\n", b.n, time.Since(start).Seconds(), b.workers)
 	b.now = time.Now().UTC().Add(61 * 24 * time.Hour).Format(time.RFC3339)
 	time.Sleep(1100 * time.Millisecond) // rclone's --min-age 1s: every object at least a second old
 	return nil

@@ -72,26 +72,42 @@ func (b *bench) env(endpoint string, rclone bool) []string {
 	return argv
 }
 
-// report prints the wall-time table and the request table.
-func (b *bench) report(progs []program, times map[string][]float64, counts map[string]map[s3test.Kind]int) {
-	fmt.Printf("| program | median wall s | runs | river-gc ÷ it |\n|---|---|---|---|\n")
-	river := 0.0
-	if len(times["river-gc"]) > 0 {
-		river = measure.Median(times["river-gc"])
-	}
-	for _, p := range progs {
-		ratio := "—"
-		if river > 0 && p.name != "river-gc" {
-			ratio = fmt.Sprintf("%.2f", river/measure.Median(times[p.name]))
+// report prints the wall-time table (with each program's CPU and the
+// engine's over the same runs), the load average and the request table.
+func (b *bench) report(progs []program, times map[string][]sample, counts map[string]map[s3test.Kind]int, loads []float64) {
+	fmt.Printf("| program | median wall s | runs (wall s) | median CPU s | median engine CPU s | engine CPU ms per object | river-gc ÷ it: wall | river-gc ÷ it: CPU (own + engine) |\n|---|---|---|---|---|---|---|---|\n")
+	med := func(name string, f func(sample) float64) float64 {
+		xs := make([]float64, len(times[name]))
+		for i, t := range times[name] {
+			xs[i] = f(t)
 		}
-		fmt.Printf("| %s | %.2f | %s | %s |\n", p.name, measure.Median(times[p.name]), fmtRuns(times[p.name]), ratio)
+		return measure.Median(xs)
+	}
+	wall := func(t sample) float64 { return t.wall }
+	total := func(t sample) float64 { return t.cpu + t.engine }
+	for _, p := range progs {
+		wallRatio, cpuRatio := "—", "—"
+		if len(times["river-gc"]) > 0 && p.name != "river-gc" {
+			wallRatio = fmt.Sprintf("%.2f", med("river-gc", wall)/med(p.name, wall))
+			cpuRatio = fmt.Sprintf("%.2f", med("river-gc", total)/med(p.name, total))
+		}
+		eng := med(p.name, func(t sample) float64 { return t.engine })
+		fmt.Printf("| %s | %.2f | %s | %.2f | %.2f | %.3f | %s | %s |\n", p.name, med(p.name, wall), fmtRuns(times[p.name]),
+			med(p.name, func(t sample) float64 { return t.cpu }), eng, 1000*eng/float64(b.n), wallRatio, cpuRatio)
+	}
+	fmt.Printf("\nLoad average (1 min) before the first run and after each: %s\n", fmtFloats(loads))
+	if len(counts) == 0 {
+		return
 	}
 	minimum := 2 * ((b.n + 999) / 1000)
 	fmt.Printf("\nRequests through the counting proxy, %d objects (minimum: %d list pages + %d delete batches = %d, %.4f per object)\n\n",
 		b.n, minimum/2, minimum/2, minimum, float64(minimum)/float64(b.n))
 	fmt.Printf("| program | list | get | head | put | delete | batch delete | other | total | per object | ÷ minimum |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range progs {
-		c := counts[p.name]
+		c, ok := counts[p.name]
+		if !ok {
+			continue
+		}
 		total := 0
 		for _, v := range c {
 			total += v
@@ -104,11 +120,20 @@ func (b *bench) report(progs []program, times map[string][]float64, counts map[s
 	fmt.Fprintln(os.Stdout)
 }
 
-// fmtRuns lists the runs' times.
-func fmtRuns(ts []float64) string {
-	s := make([]string, len(ts))
+// fmtRuns lists the runs' wall times.
+func fmtRuns(ts []sample) string {
+	s := make([]float64, len(ts))
 	for i, t := range ts {
-		s[i] = fmt.Sprintf("%.2f", t)
+		s[i] = t.wall
+	}
+	return fmtFloats(s)
+}
+
+// fmtFloats lists xs with two decimals.
+func fmtFloats(xs []float64) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprintf("%.2f", x)
 	}
 	return strings.Join(s, ", ")
 }

@@ -46,9 +46,7 @@ var helpJapanese = map[string]string{
 
 const descriptionJapanese = `River Review の GC インベントリを決定的に KEEP/REMOVE 判定します。
 
-コマンドなしでは判定します: 1 つ以上の JSON 文書 ({"inventory", "retention", "now", ...}) を読み、文書ごとに
-日本語の <file>:<line>: <message> レビュー行を書きます。--format json|findings|artifact では 1 行に 1 つの
-JSON オブジェクトを書きます。ゲートを通らない文書は NO_REVIEW の行を書き、理由は標準エラー出力に出ます。
+コマンドなしでは判定します: 1 つ以上の JSON 文書 ({"inventory", "retention", "now", ...}) を読み、文書ごとに日本語の <file>:<line>: <message> レビュー行を書きます。--format json|findings|artifact では 1 行に 1 つの JSON オブジェクトを書きます。ゲートを通らない文書は NO_REVIEW の行を書き、理由は標準エラー出力に出ます。
 
 例:
 ` + examples + `

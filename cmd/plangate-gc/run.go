@@ -95,9 +95,13 @@ func run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, args []
 	lang := render.LangFromEnv(os.Getenv) // the help's language (SPEC B7)
 	vars := clidoc.Vars(helpEnglish, helpJapanese, lang == render.Japanese)
 	vars["version"] = "plangate-gc " + version.String()
-	kctx, done, err := cliparse.Parse(&c, args, kong.Name("plangate-gc"),
+	options := []kong.Option{kong.Name("plangate-gc"),
 		kong.Description(map[bool]string{true: descriptionJapanese, false: description}[lang == render.Japanese]),
-		kong.Writers(stdout, stderr), vars)
+		kong.Writers(stdout, stderr), vars}
+	if lang == render.Japanese {
+		options = append(options, kong.Help(cliparse.WrapWide)) // kong breaks lines only at spaces (decision 244)
+	}
+	kctx, done, err := cliparse.Parse(&c, args, options...)
 	switch {
 	case done:
 		return nil

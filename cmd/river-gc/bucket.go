@@ -33,7 +33,7 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 		return nil, configErr("gc-cfg-bucket-root", q(dir))
 	}
 	if err != nil {
-		return nil, configErr("gc-cfg-bucket", q(dir), err.Error())
+		return nil, bucketErr(dir, err)
 	}
 	root := gc.OpenObjects(b.Root(), b)
 	found, err := holdsData(ctx, b)
@@ -41,7 +41,7 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 	case errors.Is(err, bucket.ErrNoSuchBucket):
 		return nil, configErr("gc-cfg-bucket-missing", q(root.Path), q(b.Name()))
 	case err != nil:
-		return nil, configErr("gc-cfg-bucket", q(root.Path), err.Error())
+		return nil, bucketErr(root.Path, err)
 	case !found:
 		return nil, configErr("gc-cfg-root-not-river", q(root.Path))
 	}
@@ -50,10 +50,27 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 		if err := gc.ProveConditions(ctx, root); errors.As(err, &ce) {
 			return nil, configErr("gc-cfg-bucket-condition", q(root.Path), ce.What)
 		} else if err != nil {
-			return nil, configErr("gc-cfg-bucket", q(root.Path), err.Error())
+			return nil, bucketErr(root.Path, err)
 		}
 	}
 	return root, nil
+}
+
+// bucketErr words a failure to use the bucket at root: refused
+// credentials, no region and an unreachable endpoint in the project's
+// words (what to check), anything else with the error's own text.
+func bucketErr(root string, err error) error {
+	var ce *bucket.CredentialsError
+	var ue *bucket.UnreachableError
+	switch {
+	case errors.As(err, &ce):
+		return configErr("gc-cfg-bucket-credentials", q(root), ce.Code)
+	case errors.As(err, &ue):
+		return configErr("gc-cfg-bucket-unreachable", q(root), q(ue.Host))
+	case errors.Is(err, bucket.ErrNoRegion):
+		return configErr("gc-cfg-bucket-region", q(root))
+	}
+	return configErr("gc-cfg-bucket", q(root), err.Error())
 }
 
 // errFound stops a listing at its first object.

@@ -139,8 +139,12 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	lang := langArg(args) // --help in the run's language (SPEC B7)
 	vars := clidoc.Vars(helpEnglish, helpJapanese, lang == render.Japanese)
 	vars["version"], vars["lang"] = "river-gc "+version.String(), string(render.LangFromEnv(os.Getenv))
-	kctx, done, err := cliparse.Parse(&c, rest, kong.Name(prog), kong.Description(forProgram(map[bool]string{true: descriptionJapanese, false: description}[lang == render.Japanese], prog)),
-		kong.Writers(stdout, stderr), vars)
+	options := []kong.Option{kong.Name(prog), kong.Description(forProgram(map[bool]string{true: descriptionJapanese, false: description}[lang == render.Japanese], prog)),
+		kong.Writers(stdout, stderr), vars}
+	if lang == render.Japanese {
+		options = append(options, kong.Help(cliparse.WrapWide)) // kong breaks lines only at spaces (decision 244)
+	}
+	kctx, done, err := cliparse.Parse(&c, rest, options...)
 	switch {
 	case done:
 		return nil

@@ -68,9 +68,11 @@ func reachable(ctx context.Context, cfg gc.Config) []report.Reachable {
 		if len(so.Removed) == 0 {
 			continue
 		}
-		var b skill.Bytes
-		for _, d := range so.Removed {
-			b = b.Add(d.SizeBytes)
+		b := skill.Bytes{}.Add(so.StoreFreed) // a store: what --force's rewrite frees (decision 241)
+		if so.Scope.Store() == "" {
+			for _, d := range so.Removed {
+				b = b.Add(d.SizeBytes)
+			}
 		}
 		r = append(r, report.Reachable{Scope: so.Scope, Items: len(so.Removed), Bytes: b})
 	}

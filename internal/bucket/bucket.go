@@ -72,8 +72,12 @@ type Bucket struct {
 	name   string
 	prefix string
 	// Concurrency bounds the requests in flight of one call (metadata
-	// reads, delete batches).
+	// reads, settling a batch), and the DeleteObjects requests in flight
+	// of all Delete calls together (read when Delete is first called).
 	Concurrency int
+
+	slotsOnce   sync.Once
+	deleteSlots chan struct{}
 
 	mu     sync.Mutex
 	counts map[string]int
@@ -88,14 +92,23 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 	if err != nil {
 		return nil, err
 	}
+	readFileEndpoints()
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("AWS configuration: %w", redact(err))
+	}
+	if cfg.Region == "" {
+		return nil, ErrNoRegion
 	}
 	b := &Bucket{name: name, prefix: prefix, Concurrency: 16, counts: map[string]int{}}
 	pathStyle := os.Getenv("AWS_S3_USE_PATH_STYLE") == "true"
 	b.client = s3.NewFromConfig(cfg, func(o *s3.Options) {
 		o.UsePathStyle = pathStyle || o.BaseEndpoint != nil || os.Getenv("AWS_ENDPOINT_URL_S3") != "" || os.Getenv("AWS_ENDPOINT_URL") != ""
+		if o.BaseEndpoint != nil { // resolved from any source: hide it too
+			fileEndpoints.Lock()
+			fileEndpoints.urls = append(fileEndpoints.urls, *o.BaseEndpoint)
+			fileEndpoints.Unlock()
+		}
 		// Checksums only when an operation requires them: S3-compatible
 		// servers differ in the newer default checksum headers.
 		o.RequestChecksumCalculation = aws.RequestChecksumCalculationWhenRequired

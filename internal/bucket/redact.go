@@ -1,17 +1,99 @@
 package bucket
 
 import (
+	"bufio"
 	"cmp"
+	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // hidden stands for the parts of an endpoint that may carry credentials.
 const hidden = "xxxxx"
 
-// endpointVars are the variables an endpoint URL is taken from.
-var endpointVars = []string{"AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"}
+// endpointVarPrefix starts every variable the SDK takes an endpoint URL
+// from: AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL_STS (the
+// credential chain's), …
+const endpointVarPrefix = "AWS_ENDPOINT_URL"
+
+// fileEndpoints holds the endpoint_url values of the shared AWS config
+// files, read by Open (readFileEndpoints) before the SDK reads them.
+var fileEndpoints struct {
+	sync.Mutex
+	urls []string
+}
+
+// configuredEndpoints returns every endpoint the SDK may have been given:
+// the environment's (read now) and the shared config files' (as Open
+// read them).
+func configuredEndpoints() []string {
+	var urls []string
+	for _, kv := range os.Environ() {
+		if name, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(name, endpointVarPrefix) && v != "" {
+			urls = append(urls, v)
+		}
+	}
+	fileEndpoints.Lock()
+	defer fileEndpoints.Unlock()
+	return append(urls, fileEndpoints.urls...)
+}
+
+// maxConfigFile bounds how much of a shared config file is scanned for
+// endpoints (real ones are a few KiB).
+const maxConfigFile = 4 << 20
+
+// readFileEndpoints records the endpoint_url values of the shared config
+// and credentials files the SDK reads (AWS_CONFIG_FILE and
+// AWS_SHARED_CREDENTIALS_FILE, else ~/.aws/config and ~/.aws/credentials):
+// of every profile and every services section, not only the profile in
+// use, so that whichever one the SDK picks, and echoes in an error, is
+// hidden. A file that cannot be read adds nothing (the SDK then fails on
+// it too, without an endpoint to echo).
+func readFileEndpoints() {
+	home, _ := os.UserHomeDir()
+	var urls []string
+	for _, f := range []struct{ env, def string }{
+		{"AWS_CONFIG_FILE", filepath.Join(home, ".aws", "config")},
+		{"AWS_SHARED_CREDENTIALS_FILE", filepath.Join(home, ".aws", "credentials")},
+	} {
+		name := cmp.Or(os.Getenv(f.env), f.def)
+		if name == "" || (home == "" && os.Getenv(f.env) == "") {
+			continue
+		}
+		if file, err := os.Open(name); err == nil {
+			urls = append(urls, iniEndpoints(io.LimitReader(file, maxConfigFile))...)
+			file.Close()
+		}
+	}
+	fileEndpoints.Lock()
+	fileEndpoints.urls = urls
+	fileEndpoints.Unlock()
+}
+
+// iniEndpoints returns the values of the endpoint_url keys of an AWS
+// shared config file, at any indentation (a services section nests them
+// under the service's name). A value is taken whole and, in case the
+// SDK reads a trailing comment off it, also cut before " #" or " ;".
+func iniEndpoints(r io.Reader) []string {
+	var urls []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxConfigFile)
+	for sc.Scan() {
+		key, v, ok := strings.Cut(sc.Text(), "=")
+		if !ok || !strings.EqualFold(strings.TrimSpace(key), "endpoint_url") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		urls = append(urls, v)
+		if i := strings.IndexAny(v, "#;"); i > 0 {
+			urls = append(urls, strings.TrimSpace(v[:i]))
+		}
+	}
+	return slices.DeleteFunc(urls, func(u string) bool { return u == "" })
+}
 
 // redactedError is an error whose text has the configured endpoints'
 // userinfo and query hidden; errors.Is and errors.As see the original.
@@ -24,16 +106,19 @@ func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
 // redact hides, in err's text, the userinfo and the query of every
-// endpoint configured in the environment (the SDK echoes an endpoint it
-// rejects whole): credentials never appear in any output (SPEC H1).
+// endpoint configured in the environment or the shared config files (the
+// SDK echoes an endpoint it rejects whole): credentials never appear in
+// any output (SPEC H1).
 func redact(err error) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
 	out := msg
-	for _, v := range endpointVars {
-		out = redactEndpoint(out, os.Getenv(v))
+	urls := configuredEndpoints()
+	slices.SortFunc(urls, func(a, b string) int { return cmp.Compare(len(b), len(a)) }) // a longer one first: one may hold another
+	for _, u := range urls {
+		out = redactEndpoint(out, u)
 	}
 	if out == msg {
 		return err

@@ -76,6 +76,7 @@ var allowed = map[string][]string{
 	"bench/stores":                  {"bench/internal/measure"},
 	"bench/s3":                      {"bench/internal/measure", "internal/s3test"},
 	"bench/internal/measure":        {},
+	"bench/delfloor":                {},
 	"bench/hostileprof":             {"internal/rivergc/gc", "internal/cliparse", "internal/jsonnum", "skill"},
 	"integrations/workflow":         {},
 	"integrations/action":           {"internal/longtest"},

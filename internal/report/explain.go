@@ -105,10 +105,6 @@ func verdictText(ex gc.Explanation, now int64, r skill.Retention, p printer) str
 		return p.Sprintf("gc-verdict-"+string(ex.Verdict), string(ex.Scope))
 	case gc.VerdictOutsideRoot:
 		return p.Sprintf("gc-verdict-outside-root", Display(ex.Root))
-	case gc.VerdictLive:
-		if ex.Scope == skill.ScopeEvalLedger { // guarded lines are no "live entries" (SPEC D4)
-			return p.Sprintf("gc-verdict-live-ledger")
-		}
 	}
 	return p.Sprintf("gc-verdict-" + string(ex.Verdict))
 }

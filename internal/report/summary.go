@@ -85,9 +85,13 @@ func sum(o gc.Outcome) totals {
 			}
 			t.files++
 			t.kinds[countKind(s.Scope)]++
-			t.bytes = t.bytes.Add(d.SizeBytes)
+			if s.Scope.Store() == "" {
+				t.bytes = t.bytes.Add(d.SizeBytes)
+			}
 			st = scopeTotal{st.files + 1, st.bytes.Add(d.SizeBytes)}
 		}
+		// A rewritten store frees its separators too (decision 241).
+		t.bytes = t.bytes.Add(s.StoreFreed)
 		t.byScope[s.Scope] = st
 	}
 	return t

@@ -62,6 +62,9 @@ func checkSplice(t *testing.T, st Store, data []byte, parse func([]byte) (Store,
 		}
 	}
 	out := st.Splice(data, marks(st, removed))
+	if n := st.SplicedLen(data, marks(st, removed)); n != len(out) {
+		t.Fatalf("SplicedLen %d, the splice is %d bytes", n, len(out)) // a dry-run's reclaimable space (decision 241)
+	}
 	again, err := parse(out)
 	if err != nil {
 		t.Fatalf("the splice of %q does not read: %v\n%q", data, err, out)

@@ -11,56 +11,62 @@ package entries
 // was parsed from. The result is allocated at its exact size (a store
 // that loses two thirds of its entries does not hold a copy of the whole).
 func (st Store) Splice(data []byte, removed []bool) []byte {
-	gone := func(i int) bool { return i < len(removed) && removed[i] }
-	var parts func(emit func([]byte))
-	if st.open < 0 {
-		parts = func(emit func([]byte)) {
-			at := 0
-			for i, e := range st.Entries {
-				if gone(i) {
-					emit(data[at:e.Start])
-					at = e.End
-				}
-			}
-			emit(data[at:])
-		}
-	} else {
-		var kept []int
-		for i := range st.Entries {
-			if !gone(i) {
-				kept = append(kept, i)
-			}
-		}
-		if len(kept) == len(st.Entries) {
-			return data
-		}
-		parts = func(emit func([]byte)) { st.memoryParts(data, kept, emit) }
+	n := st.SplicedLen(data, removed)
+	if n == len(data) {
+		return data
 	}
-	n := 0
-	parts(func(b []byte) { n += len(b) })
 	out := make([]byte, 0, n)
-	parts(func(b []byte) { out = append(out, b...) })
+	st.spans(data, removed, func(from, to int) { out = append(out, data[from:to]...) })
 	return out
 }
 
-// memoryParts hands emit, in order, the pieces of the index that keeps
-// the elements kept (indexes into Entries, in file order).
-func (st Store) memoryParts(data []byte, kept []int, emit func([]byte)) {
-	emit(data[:st.open+1])
+// SplicedLen is len(Splice(data, removed)) without building it: a
+// dry-run's reclaimable space for the store is len(data) minus it, the
+// bytes --force's rewrite then frees, separators included (decision 241).
+func (st Store) SplicedLen(data []byte, removed []bool) int {
+	n := 0
+	st.spans(data, removed, func(from, to int) { n += to - from })
+	return n
+}
+
+// spans calls keep with each span of data, in order, that Splice keeps.
+func (st Store) spans(data []byte, removed []bool, keep func(from, to int)) {
+	gone := func(i int) bool { return i < len(removed) && removed[i] }
+	if st.open < 0 {
+		at := 0
+		for i, e := range st.Entries {
+			if gone(i) {
+				keep(at, e.Start)
+				at = e.End
+			}
+		}
+		keep(at, len(data))
+		return
+	}
+	var kept []int
+	for i := range st.Entries {
+		if !gone(i) {
+			kept = append(kept, i)
+		}
+	}
+	if len(kept) == len(st.Entries) {
+		keep(0, len(data))
+		return
+	}
+	keep(0, st.open+1)
 	if len(kept) == 0 {
-		emit(data[st.close:])
+		keep(st.close, len(data))
 		return
 	}
 	es := st.Entries
-	emit(data[st.open+1 : es[0].Start]) // the space before the first element
+	keep(st.open+1, es[0].Start) // the space before the first element
 	for k, i := range kept {
 		if k > 0 {
 			// The separator that followed the previous kept element.
 			p := kept[k-1]
-			emit(data[es[p].End:es[p+1].Start])
+			keep(es[p].End, es[p+1].Start)
 		}
-		emit(data[es[i].Start:es[i].End])
+		keep(es[i].Start, es[i].End)
 	}
-	last := es[len(es)-1]
-	emit(data[last.End:]) // the space before "]", and the rest
+	keep(es[len(es)-1].End, len(data)) // the space before "]", and the rest
 }

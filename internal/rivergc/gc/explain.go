@@ -13,6 +13,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -47,7 +48,7 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 			out = append(out, ex)
 			continue
 		}
-		if fv, ok := j.files[rel]; ok {
+		if fv, ok := j.files[entryName(j.files, rel)]; ok {
 			ex = fv.explain(cfg.Now)
 			ex.Retention = cfg.retentionFor(fv.scope)
 		} else {
@@ -71,6 +72,21 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 		out = append(out, ex)
 	}
 	return out, nil
+}
+
+// entryName is the judged name a command-line path stands for: itself,
+// or, for "<store>#<id>" that names no entry as it is, the entry whose id
+// that is (the printed name escapes it; decision 240).
+func entryName(files map[string]fileVerdict, rel string) string {
+	if _, ok := files[rel]; ok {
+		return rel
+	}
+	for _, s := range skill.Scopes() {
+		if store := s.Store(); store != "" && strings.HasPrefix(rel, store+"#") {
+			return entries.MemoryName(store, rel[len(store)+1:])
+		}
+	}
+	return rel
 }
 
 // hints adds to an answer the scopes the user may have meant: a scope
@@ -220,8 +236,8 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 	for _, d := range res.Removed {
 		removed[d.Path] = d
 	}
-	m, _ := gitignore.Compile(cfg.Excludes) // validated by the caller
-	live := map[string]bool{}               // an entry scope's guards are exact names: one lookup each
+	m, _ := gitignore.Compile(sc.input.Excludes) // validated by the caller; a store's twins (decision 240)
+	live := map[string]bool{}                    // an entry scope's guards are exact names: one lookup each
 	if scope.Store() != "" {
 		for _, g := range sc.input.HardGuards {
 			live[g] = true
@@ -237,7 +253,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc):
 			fv.verdict = VerdictUnjudgeable
 		case scope.Store() != "" && live[nfc]:
-			fv.verdict = VerdictLive
+			fv.verdict = liveVerdict(sc.entries, i)
 		case scope.Store() == "" && guarded(sc.input.HardGuards, nfc):
 			fv.verdict = VerdictGuarded
 		case m.Match(nfc):
@@ -253,7 +269,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			j.files[f.Path] = fv
 		}
 		switch fv.verdict {
-		case VerdictTracked, VerdictLive, VerdictGuarded, VerdictExcluded:
+		case VerdictTracked, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine, VerdictGuarded, VerdictExcluded:
 			if cfg.ListProtected {
 				j.out.ProtectedFiles = append(j.out.ProtectedFiles, ProtectedFile{Path: f.Path, Scope: scope, Rule: fv.verdict})
 			}
@@ -270,4 +286,17 @@ func guarded(guards []string, p string) bool {
 		}
 	}
 	return false
+}
+
+// liveVerdict is the rule that keeps the k-th entry (in name order) of
+// an entry scope's store, a guard (decision 243): a ledger line is kept as
+// one of the newest two or as unreadable, never as a "live entry".
+func liveVerdict(x *EntryIndex, k int) Verdict {
+	if x == nil || x.store.Path != skill.ScopeEvalLedger.Store() {
+		return VerdictLive
+	}
+	if e := &x.store.Entries[x.order[k]]; e.Unreadable {
+		return VerdictUnreadableLine
+	}
+	return VerdictNewestTwo
 }

@@ -280,8 +280,8 @@ func judge(cfg Config) (judgement, error) {
 		if sc.entries != nil {
 			so.at = make([]int32, len(res.Removed))
 		}
-		var marks []bool // --force, an entry scope: the removed entries, by index
-		if cfg.Mode == Force && store != nil && len(res.Removed) > 0 {
+		var marks []bool // an entry scope: the removed entries, by index
+		if store != nil && len(res.Removed) > 0 {
 			marks = make([]bool, len(store.store.Entries))
 		}
 		i, n := 0, sc.fileCount()
@@ -309,7 +309,10 @@ func judge(cfg Config) (judgement, error) {
 			so.KeptBytes = so.KeptBytes.Add(uint64(sc.file(i).Size))
 		}
 		if marks != nil {
-			j.rewrites = append(j.rewrites, rewriteJob{storeRead: *store, removed: marks, count: len(res.Removed)})
+			so.StoreFreed = uint64(len(store.data) - store.store.SplicedLen(store.data, marks))
+			if cfg.Mode == Force {
+				j.rewrites = append(j.rewrites, rewriteJob{storeRead: *store, removed: marks, count: len(res.Removed)})
+			}
 		}
 		if scope == skill.ScopeEvals && !cfg.explain {
 			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed, cfg.Mode == Force)

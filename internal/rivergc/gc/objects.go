@@ -67,17 +67,23 @@ func scanObjects(cfg Config, scope skill.Scope) scan.Result {
 	ctx := context.Background()
 	var objs []backend.Object
 	for _, d := range dirs {
+		var listed []backend.Object
 		err := cfg.Root.Objects.List(ctx, d+"/", func(o backend.Object) error {
 			rest := strings.TrimPrefix(o.Key, d+"/")
 			if scope == skill.ScopeReviewArtifacts && (strings.Contains(rest, "/") || !scan.IsReviewArtifactKey(rest)) {
 				return nil
 			}
-			objs = append(objs, o)
+			listed = append(listed, o)
 			return nil
 		})
 		if err != nil {
+			// A listing that stopped part-way is not judged at all: the
+			// keys it did not show (a .git marker, a run's newest
+			// timestamp) decide what the shown ones may lose (attack2 F1).
 			res.Errors = append(res.Errors, fserr.New(fserr.OpReadDir, d, err))
+			continue
 		}
+		objs = append(objs, listed...)
 	}
 	objs, res.NestedRepos = withoutRepos(objs, dirs)
 	res.Files = make([]scan.File, len(objs))

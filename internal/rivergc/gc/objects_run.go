@@ -19,8 +19,9 @@ import (
 
 // objectJournalBatch is how many deletions one journal object names
 // before any of them is sent: ten DeleteObjects batches, so a run costs
-// about one request per 1000 objects beyond the minimum's two.
-const objectJournalBatch = 10 * 1000
+// about one request per 1000 objects beyond the minimum's two. A
+// variable only so that a test can cut a few objects into batches.
+var objectJournalBatch = 10 * 1000
 
 // leaseTTL is how long a bucket lock holds without renewal; each journal
 // batch renews it.
@@ -161,13 +162,48 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 // deleteObjects deletes the targets in journal batches: each batch is
 // named in one journal object (with the ETags judged) before any of its
 // DeleteObjects requests is sent, and the lock's lease is renewed with
-// it. A journal that cannot be written stops the deletions there. A
-// batch once sent is finished whatever happens to ctx (SIGINT): a
-// request cancelled in flight may have been acted on. uncertain says
-// that some delete failed in a way that leaves its outcome unknown.
+// it. The next batch's lease renewal and journal are written while the
+// batch before it is still being deleted (at most two batches
+// outstanding; the backend bounds the requests in flight across them),
+// so the engine is never left idle between batches. A journal that
+// cannot be written, or a lost lock, stops the deletions there: the
+// batch in flight is finished, no other is sent. A batch once sent is
+// finished whatever happens to ctx (SIGINT): a request cancelled in
+// flight may have been acted on. uncertain says that some delete failed
+// in a way that leaves its outcome unknown.
 func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *backend.Lock, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
+	type sent struct {
+		batch []sweep.Target
+		done  chan []error
+	}
+	var inFlight *sent
+	finish := func() { // the results of the batch in flight, in key order
+		if inFlight == nil {
+			return
+		}
+		for i, err := range <-inFlight.done {
+			p := inFlight.batch[i].Path
+			switch {
+			case err == nil:
+				rep.Deleted = append(rep.Deleted, p)
+			case errors.Is(err, backend.ErrNotExist):
+				rep.Gone = append(rep.Gone, p)
+			case errors.Is(err, backend.ErrChanged):
+				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}))
+			case errors.Is(err, backend.ErrNotDone):
+				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
+			default:
+				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
+				uncertain = true
+			}
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(len(rep.Deleted)+len(rep.Gone)+len(rep.Errors), len(ts))
+		}
+		inFlight = nil
+	}
 	for lo := 0; lo < len(ts); lo += objectJournalBatch {
 		if ctx.Err() != nil {
 			rep.NotAttempted += len(ts) - lo
@@ -189,26 +225,12 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *b
 				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: len(ts) - lo}})
 			break
 		}
-		for i, err := range cfg.Root.Objects.Delete(context.WithoutCancel(ctx), objs) {
-			p := batch[i].Path
-			switch {
-			case err == nil:
-				rep.Deleted = append(rep.Deleted, p)
-			case errors.Is(err, backend.ErrNotExist):
-				rep.Gone = append(rep.Gone, p)
-			case errors.Is(err, backend.ErrChanged):
-				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}))
-			case errors.Is(err, backend.ErrNotDone):
-				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
-			default:
-				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
-				uncertain = true
-			}
-		}
-		if cfg.Progress != nil {
-			cfg.Progress(lo+len(batch), len(ts))
-		}
+		next := &sent{batch: batch, done: make(chan []error, 1)}
+		go func() { next.done <- cfg.Root.Objects.Delete(context.WithoutCancel(ctx), objs) }()
+		finish()
+		inFlight = next
 	}
+	finish()
 	return rep, uncertain
 }
 

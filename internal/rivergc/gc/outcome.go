@@ -77,6 +77,11 @@ type ScopeOutcome struct {
 	// judged by.
 	Removed []skill.Decision
 	Stamps  []Stamp
+	// StoreFreed is, for an entry scope, what its store's rewrite frees
+	// (would free, in a dry-run): the store's size less the size of its
+	// splice, the separators between removed entries included, so a
+	// dry-run reports the space --force then reclaims (decision 241).
+	StoreFreed uint64
 	// Kept and KeptBytes are keptSummary: every regular file of the scope
 	// that was not removed (protected, unjudgeable and changed files
 	// included).
@@ -307,23 +312,29 @@ type Verdict string
 
 // The verdicts, one rule each.
 const (
-	VerdictRemove      Verdict = "remove"       // Removed holds reason and evidence
-	VerdictKeep        Verdict = "keep"         // within every retention limit
-	VerdictGuarded     Verdict = "guarded"      // a single source or its target
-	VerdictLive        Verdict = "live"         // an entry that is live or a kept entry refers to (SPEC D3, D4)
-	VerdictExcluded    Verdict = "excluded"     // matched --exclude (Pattern)
-	VerdictTracked     Verdict = "tracked"      // in the git index, or .gitkeep/.keep
-	VerdictUnjudgeable Verdict = "unjudgeable"  // a name the engine cannot judge
-	VerdictFuture      Verdict = "future"       // timestamp after --now
-	VerdictUnusable    Verdict = "unusable"     // timestamp at or before 1970
-	VerdictNestedRepo  Verdict = "nested-repo"  // inside a repository of its own, never entered
-	VerdictNotInScope  Verdict = "not-in-scope" // in none of the selected scopes
-	VerdictOutside     Verdict = "outside"      // an existing file outside every selected scope
-	VerdictDirectory   Verdict = "directory"    // a directory (Below, BelowRemoved count its judged files)
-	VerdictSymlink     Verdict = "symlink"      // a symbolic link: never followed, never removed
-	VerdictNotRegular  Verdict = "not-regular"  // a FIFO, socket or device: never opened, never removed
-	VerdictInSource    Verdict = "in-source"    // at or below a single source (Source names it)
-	VerdictNotFound    Verdict = "not-found"    // no regular file at that path
+	VerdictRemove  Verdict = "remove"  // Removed holds reason and evidence
+	VerdictKeep    Verdict = "keep"    // within every retention limit
+	VerdictGuarded Verdict = "guarded" // a single source or its target
+	VerdictLive    Verdict = "live"    // a memory entry that is live or a kept entry refers to (SPEC D3)
+	// VerdictNewestTwo: one of the eval ledger's last two lines, which
+	// compare-eval-ledger compares (SPEC D4; decision 243).
+	VerdictNewestTwo Verdict = "newest-two"
+	// VerdictUnreadableLine: a ledger line that is not a JSON object with
+	// a timestamp as upstream reads it, kept (SPEC B6; decision 243).
+	VerdictUnreadableLine Verdict = "unreadable-line"
+	VerdictExcluded       Verdict = "excluded"     // matched --exclude (Pattern)
+	VerdictTracked        Verdict = "tracked"      // in the git index, or .gitkeep/.keep
+	VerdictUnjudgeable    Verdict = "unjudgeable"  // a name the engine cannot judge
+	VerdictFuture         Verdict = "future"       // timestamp after --now
+	VerdictUnusable       Verdict = "unusable"     // timestamp at or before 1970
+	VerdictNestedRepo     Verdict = "nested-repo"  // inside a repository of its own, never entered
+	VerdictNotInScope     Verdict = "not-in-scope" // in none of the selected scopes
+	VerdictOutside        Verdict = "outside"      // an existing file outside every selected scope
+	VerdictDirectory      Verdict = "directory"    // a directory (Below, BelowRemoved count its judged files)
+	VerdictSymlink        Verdict = "symlink"      // a symbolic link: never followed, never removed
+	VerdictNotRegular     Verdict = "not-regular"  // a FIFO, socket or device: never opened, never removed
+	VerdictInSource       Verdict = "in-source"    // at or below a single source (Source names it)
+	VerdictNotFound       Verdict = "not-found"    // no regular file at that path
 	// VerdictEntryScopeOff: an entry name (store#name) whose entry scope
 	// is not selected; VerdictNoEntry: its scope is, and the store holds
 	// no entry of that name (SPEC D2).

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
@@ -126,58 +125,31 @@ func (r *runJournal) done() {
 }
 
 // deleteJournaled deletes the targets in batches, each journaled and
-// synced before any of its files is touched. The next batch's intents are
-// written and synced while the current batch is deleted (one goroutine
-// at a time uses the journal: the writer of batch k+1 runs only while
-// batch k is deleted, and is waited for before batch k+1 is), so a slow
-// fdatasync overlaps deletions instead of stopping them; a batch whose
-// intents are durable but not yet acted on when a run is killed names
-// files that are still there, which the next run does not report. A
-// journal that cannot be opened or written stops the deletions there;
-// the rest are counted in the journal error.
+// synced before any of its files is touched (sweep.Options.Intend). The
+// next batch's intents are written and synced while the current batch is
+// deleted (one goroutine at a time uses the journal: the writer of batch
+// k+1 starts once batch k is begun, and batch k+1 waits for it), so a
+// slow fdatasync overlaps deletions instead of stopping them, and the
+// workers go on from one batch to the next without waiting for each
+// other; a batch whose intents are durable but not yet acted on when a
+// run is killed names files that are still there, which the next run
+// does not report. A journal that cannot be opened or written stops the
+// deletions there; the rest are counted in the journal error.
 func deleteJournaled(ctx context.Context, cfg Config, jn *runJournal, targets []sweep.Target) sweep.Report {
-	ts := slices.Clone(targets)
-	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
-	var rep sweep.Report
-	bufs := [2][]journal.Intent{}
-	journalAhead := func(lo int) <-chan error {
-		done := make(chan error, 1)
-		buf := bufs[lo/journalBatch%2][:0]
-		for _, t := range ts[lo:min(lo+journalBatch, len(ts))] {
+	var buf []journal.Intent
+	opts := sweep.Options{Batch: journalBatch, Intend: func(batch []sweep.Target) error {
+		buf = buf[:0]
+		for _, t := range batch {
 			buf = append(buf, journal.Intent{Op: journal.Delete, Path: t.Path, Dev: t.Dev, Ino: t.Ino, Size: t.Size, MtimeNs: t.MtimeNs})
 		}
-		bufs[lo/journalBatch%2] = buf
-		go func() { done <- jn.intend(buf) }()
-		return done
+		return jn.intend(buf)
+	}}
+	if cfg.Progress != nil {
+		opts.Progress = cfg.Progress
 	}
-	var pending <-chan error
-	for lo := 0; lo < len(ts); lo += journalBatch {
-		if ctx.Err() != nil {
-			rep.NotAttempted += len(ts) - lo
-			break
-		}
-		if pending == nil {
-			pending = journalAhead(lo)
-		}
-		err := <-pending
-		pending = nil
-		if err != nil {
-			rep.Errors = append(rep.Errors, journalError(err, jn.rel(), len(ts)-lo))
-			break
-		}
-		hi := min(lo+journalBatch, len(ts))
-		if hi < len(ts) {
-			pending = journalAhead(hi)
-		}
-		var opts sweep.Options
-		if cfg.Progress != nil {
-			base := lo
-			opts.Progress = func(done, _ int) { cfg.Progress(base+done, len(ts)) }
-		}
-		rep.Add(sweep.Delete(ctx, cfg.Root.FD, ts[lo:hi], opts))
-	}
-	if pending != nil {
-		<-pending // the journal is the run's again (done, rewrites)
+	rep := sweep.Delete(ctx, cfg.Root.FD, targets, opts)
+	if rep.IntendErr != nil {
+		rep.Errors = append(rep.Errors, journalError(rep.IntendErr, jn.rel(), rep.NotIntended))
 	}
 	return rep
 }

@@ -161,7 +161,7 @@ func newExcludeUse(patterns []string) *excludeUse {
 		if strings.HasPrefix(p, "!") {
 			continue
 		}
-		m, err := gitignore.Compile([]string{p})
+		m, err := gitignore.Compile(withTwins(p))
 		if err != nil {
 			continue // validated by the caller already
 		}
@@ -196,4 +196,21 @@ func (u *excludeUse) warnings() []Warning {
 		ws = append(ws, Warning{Kind: WarnUnusedExclude, Path: u.uniq[i]})
 	}
 	return ws
+}
+
+// withTwins is p and its twins for the entries of each store (decision
+// 240): a pattern that names an entry by its raw id is used when its twin
+// matched.
+func withTwins(p string) []string {
+	ps := []string{p}
+	for _, s := range skill.Scopes() {
+		if rel := s.Store(); rel != "" {
+			for _, twin := range entryTwins(p, rel) {
+				if !slices.Contains(ps, twin) {
+					ps = append(ps, twin)
+				}
+			}
+		}
+	}
+	return ps
 }

@@ -170,8 +170,9 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 		st = entries.ParseLedger(rel, data)
 	}
 	limitStoreMemory(before, st.Held(), len(data), len(st.Entries))
+	sc.input.Excludes = entryPatterns(cfg.Excludes, rel)
 	if storeExcluded(cfg.Excludes, rel) {
-		sc.input.Excludes = append(slices.Clone(cfg.Excludes), storeEntries(rel))
+		sc.input.Excludes = append(slices.Clone(sc.input.Excludes), storeEntries(rel))
 	}
 	tracked := isTracked(cfg, rel)
 	mtime := floorSeconds(ident.MtimeNs)
@@ -307,7 +308,7 @@ func (o *Outcome) keepStore(scope skill.Scope) {
 				s.Kept++
 				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
 			}
-			s.Removed, s.Stamps, s.at = s.Removed[:0], s.Stamps[:0], s.at[:0]
+			s.Removed, s.Stamps, s.at, s.StoreFreed = s.Removed[:0], s.Stamps[:0], s.at[:0], 0
 		}
 	}
 }

@@ -59,6 +59,10 @@ type Report struct {
 	// NotAttempted counts targets left untouched because the context was
 	// done before their turn.
 	NotAttempted int
+	// NotIntended counts targets left untouched because Options.Intend
+	// failed for their batch or an earlier one; IntendErr is that failure.
+	NotIntended int
+	IntendErr   error
 	// Unprotected counts files deleted by check-then-unlink, without the
 	// private rename: names too long for PrivatePrefix, or a file system
 	// without renameat2(RENAME_NOREPLACE). Their identity was checked, but
@@ -77,6 +81,22 @@ type Options struct {
 	// progress indicator on a terminal. It runs on the caller's goroutine,
 	// one call at a time, with a count that goes up by one each call.
 	Progress func(done, total int)
+	// Intend, when set, is called with the sorted targets in consecutive
+	// batches of Batch targets (the last may be shorter; a path given
+	// twice is never split), and no target of a batch is attempted before
+	// its call returned nil: it is how river gc journals its intents
+	// before it deletes (SPEC B4). The calls are made in order, one at a
+	// time, on a goroutine of Delete's: the first before any deletion,
+	// each next one as soon as a worker has begun the batch before it, so
+	// a batch is journaled while the previous one is deleted and no
+	// worker waits at a batch's end for the others. Delete returns only
+	// after the last call has returned. A failing call stops the
+	// deletions: its batch and every later one are counted in
+	// Report.NotIntended.
+	Intend func(batch []Target) error
+	// Batch is the number of targets per Intend call (all in one call
+	// when ≤ 0).
+	Batch int
 }
 
 // Test hooks. testHookBeforeResolve runs before a target's parent
@@ -110,18 +130,25 @@ var (
 func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Report {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b Target) int { return strings.Compare(a.Path, b.Path) })
+	var rep Report
+	if len(ts) == 0 {
+		return rep
+	}
 	d := newDeleter(rootfd)
 	res := make([]result, len(ts))
-	runs := runsOf(ts)
-	if n := workerCount(len(runs)); n > 1 {
-		d.sweepParallel(ctx, ts, runs, res, n, opts.Progress)
-	} else {
-		d.sweepSequential(ctx, ts, runs, res, opts.Progress)
+	n := workerCount(len(runsOf(ts)))
+	pl := newPipeline(ts, opts, n)
+	pl.sweep(ctx, d, res, n, opts.Intend, opts.Progress)
+	notIntended := len(ts)
+	if pl.intendErr != nil {
+		rep.IntendErr = pl.intendErr
+		notIntended = pl.batches[pl.failedAt].lo
 	}
-	var rep Report
 	for i, r := range res {
 		p := ts[i].Path
 		switch {
+		case !r.handled && i >= notIntended:
+			rep.NotIntended++
 		case !r.handled:
 			rep.NotAttempted++
 		case r.err != nil:

@@ -69,6 +69,18 @@
 // goroutine with a count that only grows. With one run, everything happens
 // on the caller's goroutine, strictly in path order.
 //
+// With Options.Intend (river gc's intent journal, SPEC B4) the sorted
+// targets are also cut into batches, and every run belongs to one batch:
+// a worker that takes a run of batch k waits until batch k's Intend call
+// has returned, and batch k+1's call is made, on a goroutine of its own,
+// as soon as a worker has begun batch k. The workers are the same for
+// every batch; the one who finishes early takes the next batch's run
+// instead of waiting for the others (decision 256).
+//
+// The protocol's system calls take their names from one buffer per
+// worker holding PrivatePrefix + name + NUL, the plain name being its
+// tail, so no call converts a Go string (decision 257).
+//
 // Cancellation (the context) is looked at by each worker before each
 // target only, so every file in hand — at most one per worker — ends
 // deleted or back under its name; targets not reached are counted in

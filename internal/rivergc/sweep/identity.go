@@ -5,7 +5,6 @@ package sweep
 import (
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 
 	"golang.org/x/sys/unix"
 )
@@ -41,9 +40,9 @@ func (o outcome) linked(nlink uint32) outcome {
 // maxName is the longest file name Linux file systems accept (NAME_MAX).
 const maxName = 255
 
-// renameat2 is unix.Renameat2, replaceable so tests can play a file
-// system without RENAME_NOREPLACE.
-var renameat2 = unix.Renameat2
+// renameat2, when set, replaces the protocol's renameat2 system call, so
+// tests can play a file system without RENAME_NOREPLACE.
+var renameat2 func(olddirfd int, oldpath string, newdirfd int, newpath string, flags uint) error
 
 // deleteOne runs the deletion protocol for one target:
 //
@@ -57,7 +56,7 @@ var renameat2 = unix.Renameat2
 //  4. statx the private name: same dev, ino, size and mtime (the rename
 //     itself changed ctime) → unlinkat; otherwise rename it back, never
 //     over a file that took the original name meanwhile.
-func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
+func (d *deleter) deleteOne(par *parent, cn *cnames, t Target) (outcome, error) {
 	dir, name, err := splitPath(t.Path)
 	if err != nil {
 		return 0, err
@@ -72,7 +71,8 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 	if err != nil {
 		return 0, err
 	}
-	nlink, err := d.checkLinks(dirfd, name, t, true)
+	private, plain := cn.set(name)
+	nlink, err := d.checkLinks(dirfd, plain, t, true)
 	if err != nil {
 		if err == unix.ENOENT {
 			return gone, nil
@@ -82,12 +82,11 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 	if testHookAfterCheck != nil {
 		testHookAfterCheck(t.Path)
 	}
-	private := PrivatePrefix + name
-	if len(private) > maxName || d.noRename2.Load() {
-		o, err := d.unlinkUnprotected(dirfd, name)
+	if len(PrivatePrefix)+len(name) > maxName || d.noRename2.Load() {
+		o, err := d.unlinkUnprotected(dirfd, plain)
 		return o.linked(nlink), err
 	}
-	switch err := eintr.Retry(func() error { return renameat2(dirfd, name, dirfd, private, unix.RENAME_NOREPLACE) }); err {
+	switch err := eintr.Retry(func() error { return renameNoReplace(dirfd, plain, private) }); err {
 	case nil:
 	case unix.ENOENT:
 		return gone, nil
@@ -95,7 +94,7 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 		return 0, fserr.ErrPrivateExists
 	case unix.ENOSYS, unix.EINVAL:
 		d.noRename2.Store(true)
-		o, err := d.unlinkUnprotected(dirfd, name)
+		o, err := d.unlinkUnprotected(dirfd, plain)
 		return o.linked(nlink), err
 	default:
 		return 0, err
@@ -108,7 +107,7 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 		return gone, nil // taken away from the private name by someone else
 	}
 	if cerr == nil {
-		err := eintr.Retry(func() error { return unix.Unlinkat(dirfd, private, 0) }) // never AT_REMOVEDIR
+		err := eintr.Retry(func() error { return unlinkAt(dirfd, private) }) // never AT_REMOVEDIR
 		switch err {
 		case nil:
 			return deleted.linked(nlink), nil
@@ -118,20 +117,20 @@ func (d *deleter) deleteOne(par *parent, t Target) (outcome, error) {
 		cerr = err
 	}
 	// Not ours any more (or not removable): put it back.
-	err = eintr.Retry(func() error { return renameat2(dirfd, private, dirfd, name, unix.RENAME_NOREPLACE) })
+	err = eintr.Retry(func() error { return renameNoReplace(dirfd, private, plain) })
 	switch err {
 	case nil, unix.ENOENT:
 		return 0, cerr
 	case unix.EEXIST:
 		err = fserr.ErrNameTaken
 	}
-	return 0, &fserr.HeldError{Private: joinPath(dir, private), Cause: cerr, Why: err}
+	return 0, &fserr.HeldError{Private: joinPath(dir, PrivatePrefix+name), Cause: cerr, Why: err}
 }
 
 // unlinkUnprotected is the fallback where the private rename is not
 // possible: the identity was just checked; unlink the name.
-func (d *deleter) unlinkUnprotected(dirfd int, name string) (outcome, error) {
-	switch err := eintr.Retry(func() error { return unix.Unlinkat(dirfd, name, 0) }); err {
+func (d *deleter) unlinkUnprotected(dirfd int, name *byte) (outcome, error) {
+	switch err := eintr.Retry(func() error { return unlinkAt(dirfd, name) }); err {
 	case nil:
 		return deletedUnprotected, nil
 	case unix.ENOENT:
@@ -148,11 +147,9 @@ func (d *deleter) unlinkUnprotected(dirfd int, name string) (outcome, error) {
 // it is a mount point of another mount, a *fserr.ChangedError when it
 // differs, and nil when it is the same file. withCtime also compares the
 // ctime.
-func (d *deleter) checkLinks(dirfd int, name string, t Target, withCtime bool) (uint32, error) {
+func (d *deleter) checkLinks(dirfd int, name *byte, t Target, withCtime bool) (uint32, error) {
 	var stx unix.Statx_t
-	err := eintr.Retry(func() error {
-		return unix.Statx(dirfd, name, unix.AT_SYMLINK_NOFOLLOW|unix.AT_STATX_SYNC_AS_STAT, ident.StatxMask, &stx)
-	})
+	err := eintr.Retry(func() error { return statxAt(dirfd, name, &stx) })
 	if err != nil {
 		return 0, err
 	}

@@ -6,8 +6,6 @@ import (
 	"context"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // maxRun is the most targets one run holds, and so the most targets one
@@ -101,75 +99,19 @@ func workerCount(runs int) int {
 	return max(min(n, runs), 1)
 }
 
-// sweepSequential handles the runs in path order on the caller's
-// goroutine, stopping before the first target it finds ctx done for.
-func (d *deleter) sweepSequential(ctx context.Context, ts []Target, runs []span, res []result, progress func(int, int)) {
-	var after func(int)
-	if progress != nil {
-		after = func(i int) { progress(i+1, len(ts)) }
-	}
-	for _, r := range runs {
-		if !d.sweepRun(ctx, ts, r, res, after) {
-			return
-		}
-	}
-}
-
-// sweepParallel hands the runs, across directories (acrossDirs), to n
-// workers. Each worker
-// takes the next run and handles it (sweepRun), and stops at the first
-// target it finds ctx done for, so at most n files are in hand when ctx is
-// cancelled, and each of them is finished. Progress is reported on the
-// caller's goroutine, counting the targets handled so far.
-func (d *deleter) sweepParallel(ctx context.Context, ts []Target, runs []span, res []result, n int, progress func(int, int)) {
-	runs = acrossDirs(ts, runs)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	var after func(int)
-	var handled chan struct{}
-	if progress != nil {
-		handled = make(chan struct{}, 1024)
-		after = func(int) { handled <- struct{}{} }
-	}
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(runs) || !d.sweepRun(ctx, ts, runs[k], res, after) {
-					return
-				}
-			}
-		}()
-	}
-	if progress == nil {
-		wg.Wait()
-		return
-	}
-	go func() {
-		wg.Wait()
-		close(handled)
-	}()
-	done := 0
-	for range handled {
-		done++
-		progress(done, len(ts))
-	}
-}
-
 // sweepRun handles the targets of one run in order, with one parent
 // descriptor that is closed when the run ends, and calls after(i) once
 // target i is handled. It returns false when it stopped because ctx was
 // done. Each index of res is written by the one worker holding its run.
 func (d *deleter) sweepRun(ctx context.Context, ts []Target, r span, res []result, after func(int)) bool {
 	var par parent
+	var cn cnames
 	defer d.release(&par)
 	for i := r.lo; i < r.hi; i++ {
 		if ctx.Err() != nil {
 			return false
 		}
-		st, err := d.deleteOne(&par, ts[i])
+		st, err := d.deleteOne(&par, &cn, ts[i])
 		res[i] = result{st: st, err: err, handled: true}
 		if after != nil {
 			after(i)

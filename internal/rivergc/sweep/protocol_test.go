@@ -269,7 +269,7 @@ func TestDeleteUnprotected(t *testing.T) {
 				calls := 0
 				renameat2 = func(int, string, int, string, uint) error { calls++; return errno }
 				t.Cleanup(func() {
-					renameat2 = unix.Renameat2
+					renameat2 = nil
 					if calls != 1 {
 						t.Errorf("renameat2 tried %d times, want once", calls)
 					}

@@ -19,6 +19,10 @@ func (r *Report) Add(o Report) {
 		sortErrors(r.Errors)
 	}
 	r.NotAttempted += o.NotAttempted
+	r.NotIntended += o.NotIntended
+	if r.IntendErr == nil {
+		r.IntendErr = o.IntendErr
+	}
 	r.Unprotected += o.Unprotected
 }
 

@@ -73,7 +73,7 @@ func (d *deleter) restoreOne(p string) (isGone bool, err error) {
 	case !d.onRootMount(&stx):
 		return false, fserr.ErrOtherMount
 	}
-	err = eintr.Retry(func() error { return renameat2(dirfd, private, dirfd, name, unix.RENAME_NOREPLACE) })
+	err = eintr.Retry(func() error { return renameStrings(dirfd, private, name) })
 	if err == unix.ENOSYS || err == unix.EINVAL {
 		// No RENAME_NOREPLACE here: link (which never replaces) and
 		// drop the private name.
