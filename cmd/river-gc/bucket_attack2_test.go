@@ -147,3 +147,32 @@ func TestBucketTwinTreeOddKeys(t *testing.T) {
 		t.Errorf("after --force\ndisk:   %q\nbucket: %q", onDisk, inBucket)
 	}
 }
+
+// TestBucketKeyWithKeysBelowIsNamed (attack2 F6): a bucket may hold a key
+// and keys below it (x and x/y), which no file system can. The engine
+// takes x for a directory and judges it not at all; river gc keeps it
+// and names it (the unjudgeable-name warning, --explain), rather than
+// counting it as kept "within every limit" at 363 days old.
+func TestBucketKeyWithKeysBelowIsNamed(t *testing.T) {
+	srv := s3test.Start(t)
+	name := srv.Bucket(t, false)
+	upload(t, srv, name, "kb/repo/", "", map[string]string{".river/tmp/a": "a", ".river/tmp/a/b": "b", ".river/tmp/a-c": "c"})
+	root := "s3://" + name + "/kb/repo"
+	later := time.Now().UTC().Add(365 * 24 * time.Hour).Format(time.RFC3339)
+	out, stderr, code := runBucketGC(t, bucketEnv(srv), "--force", "--json", "--root", root, "--now", later)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	f := fields(t, out, "warnings", "removed")
+	if !strings.Contains(f["warnings"], `"unjudgeable-name"`) || !strings.Contains(f["warnings"], `".river/tmp/a"`) {
+		t.Errorf("the key with keys below is not named: %s", f["warnings"])
+	}
+	if !strings.Contains(f["removed"], `".river/tmp/a/b"`) || !strings.Contains(f["removed"], `".river/tmp/a-c"`) || strings.Contains(f["removed"], `".river/tmp/a",`) {
+		t.Errorf("removed %s: want a/b and a-c, not a", f["removed"])
+	}
+	upload(t, srv, name, "kb/repo/", "", map[string]string{".river/tmp/a/b": "b"})
+	ex, stderr, _ := runBucketGC(t, bucketEnv(srv), "--root", root, "--now", later, "--explain", ".river/tmp/a")
+	if !bytes.Contains(ex, []byte("cannot judge")) {
+		t.Errorf("--explain does not say the engine cannot judge it:\n%s%s", ex, stderr)
+	}
+}

@@ -243,6 +243,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			live[g] = true
 		}
 	}
+	parent := parents(sc.input.Paths)
 	for i := range sc.fileCount() {
 		f := sc.file(i)
 		fv := fileVerdict{scope: scope, file: f, verdict: VerdictKeep}
@@ -250,7 +251,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		switch d, isRemoved := removed[f.Path]; {
 		case isTracked(cfg, f.Path):
 			fv.verdict = VerdictTracked
-		case !skill.Canonical(f.Path) || !scope.InScope(nfc):
+		case !skill.Canonical(f.Path) || !scope.InScope(nfc) || parent[f.Path]:
 			fv.verdict = VerdictUnjudgeable
 		case scope.Store() != "" && live[nfc]:
 			fv.verdict = liveVerdict(sc.entries, i)

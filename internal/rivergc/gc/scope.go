@@ -4,6 +4,7 @@ package gc
 
 import (
 	"slices"
+	"strings"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -149,8 +150,9 @@ func unjudgeable(scope skill.Scope, entries []skill.Entry) (first string, n int)
 	for _, e := range entries {
 		seen[e.Path]++
 	}
+	parent := parents(entries)
 	for _, e := range entries {
-		if !skill.Canonical(e.Path) || !scope.InScope(norm.NFC.String(e.Path)) || seen[e.Path] > 1 {
+		if !skill.Canonical(e.Path) || !scope.InScope(norm.NFC.String(e.Path)) || seen[e.Path] > 1 || parent[e.Path] {
 			bad = append(bad, e.Path)
 		}
 	}
@@ -158,6 +160,31 @@ func unjudgeable(scope skill.Scope, entries []skill.Entry) (first string, n int)
 		return "", 0
 	}
 	return slices.Min(bad), len(bad)
+}
+
+// parents returns the paths that another path continues with "/": a
+// bucket holds both a key and keys below it (x and x/y), which no file
+// system can; the engine takes such a path for a directory and judges it
+// not at all, so river gc keeps it and names it (attack2 F6).
+func parents(entries []skill.Entry) map[string]bool {
+	paths := make([]string, len(entries))
+	for i, e := range entries {
+		paths[i] = e.Path
+	}
+	slices.Sort(paths)
+	var out map[string]bool
+	for i, p := range paths {
+		// p+"/…" sorts after p, past the paths that continue p with a
+		// byte below '/': find the first at or after p+"/".
+		j, _ := slices.BinarySearch(paths[i+1:], p+"/")
+		if k := i + 1 + j; k < len(paths) && strings.HasPrefix(paths[k], p+"/") {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[p] = true
+		}
+	}
+	return out
 }
 
 // isTracked reports whether a file is protected as tracked: in the git
