@@ -260,10 +260,17 @@ type fileRef struct{ idx, rank int32 }
 // million entries an intermediate list would be tens of megabytes.
 func (j *judgement) applyCountAndSize() []Decision {
 	entries, aged := j.in.Paths, j.aged
+	// The survivors were given room for every entry: when they are fewer
+	// than half, a copy at their own size leaves that room to the
+	// removals' list built below.
+	byAge := j.survivors
+	if cap(byAge) > 2*len(byAge) {
+		byAge = slices.Clone(byAge)
+	}
+	j.survivors = nil
 	// The mtimes sit next to the survivors' ranks, so the sort touches no
 	// entry; (mtime DESC, path DESC) is (mtime DESC, rank DESC), a total
 	// order on small keys.
-	byAge := j.survivors
 	slices.SortFunc(byAge, func(a, b ageKey) int {
 		if c := cmp.Compare(b.mtime, a.mtime); c != 0 {
 			return c

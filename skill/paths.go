@@ -106,10 +106,14 @@ type guards struct {
 
 func newGuards(prefixes ...string) guards {
 	gs := guards{set: make(map[string]struct{}, len(prefixes))}
+	seen := map[int]bool{} // a few lengths, not one per guard
 	for _, p := range prefixes {
 		if _, dup := gs.set[p]; !dup {
 			gs.set[p] = struct{}{}
-			gs.lengths = append(gs.lengths, len(p))
+			if !seen[len(p)] {
+				seen[len(p)] = true
+				gs.lengths = append(gs.lengths, len(p))
+			}
 		}
 	}
 	slices.Sort(gs.lengths)

@@ -136,7 +136,7 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	j.end('}')
 	j.key("evidence")
 	j.begin('[')
-	for rm := range o.Removed() {
+	for rm := range o.Evidence() {
 		j.item()
 		j.begin('{')
 		j.pathScope(rm.Path, rm.Scope)

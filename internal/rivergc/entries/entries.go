@@ -32,12 +32,9 @@ import (
 // Entry is one judged unit inside a store.
 type Entry struct {
 	// Name is the entry's stable name: the store's path, "#", and the
-	// escaped id (memory) or the 1-based line number (ledger).
+	// escaped id (memory) or the 1-based line number (ledger). Neither is
+	// held beside it: ID and Line read them from it.
 	Name string
-	// ID is the memory entry's id ("" for the ledger or an entry without
-	// one); Line is the ledger line's 1-based number (0 for memory).
-	ID   string
-	Line int
 	// Start and End delimit the entry's serialized bytes in the file; for
 	// the ledger End includes the line's newline.
 	Start, End int
@@ -60,21 +57,89 @@ type Entry struct {
 	// timestamp (kept and named in a warning).
 	Unreadable bool
 
-	// tsOff and tsLen locate the ledger timestamp's raw string content,
-	// from Start: lines are read in place, so the text is not copied.
-	tsOff, tsLen uint32
+	// ledger: a ledger line, not a memory entry.
+	ledger bool
+	// tsOff is where the ledger timestamp's string starts (its opening
+	// quote), from Start; farOff when that is too far for 16 bits: then
+	// RawTimestamp reads the line again. Lines are read in place, so the
+	// text is not copied, and the entry stays 48 bytes.
+	tsOff uint16
 }
+
+// Line is the ledger line's 1-based number (0 for a memory entry), read
+// from its name.
+func (e Entry) Line() int {
+	if !e.ledger {
+		return 0
+	}
+	n := 0
+	for _, c := range []byte(e.Name[strings.LastIndexByte(e.Name, '#')+1:]) {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// farOff marks a timestamp that starts too far into its line for tsOff.
+const farOff = 1<<16 - 1
 
 // RawTimestamp is the text of a stamped ledger line's "timestamp" (its
 // JSON string decoded), "" for any other entry; data must be the bytes
 // the store was parsed from. It is decoded on demand, so that a store of
 // a million lines holds no million copies.
 func (e Entry) RawTimestamp(data []byte) string {
-	if !e.Stamped || e.tsLen == 0 {
+	if !e.Stamped || !e.ledger {
 		return ""
 	}
-	at := e.Start + int(e.tsOff)
-	return decodeString(data[at : at+int(e.tsLen)])
+	end := e.End
+	if end > e.Start && data[end-1] == '\n' {
+		end--
+	}
+	if e.tsOff == farOff {
+		var f [numFields]value
+		ts, _ := lineTimestamp(data, e.Start, end, &f)
+		return ts.text()
+	}
+	r := reader{b: data[:end], i: e.Start + int(e.tsOff)}
+	raw, _ := r.str()
+	return decodeString(raw)
+}
+
+// ID is the memory entry's id: its name's part after the store's "#",
+// unescaped (EscapeID writes every byte it changes as %XX, "%" included,
+// so the name alone gives the id back). It is "" for a ledger line and
+// for an element named by its position (an id never names it).
+func (e Entry) ID() string {
+	if e.ledger {
+		return ""
+	}
+	k := strings.LastIndexByte(e.Name, '#') // an escaped id holds no "#"
+	esc := e.Name[k+1:]
+	if strings.HasPrefix(esc, "[") { // positionName: "[" is always escaped in an id
+		return ""
+	}
+	if strings.IndexByte(esc, '%') < 0 {
+		return esc // written as itself: the name's own bytes
+	}
+	b := make([]byte, 0, len(esc))
+	for i := 0; i < len(esc); i++ {
+		if c := esc[i]; c != '%' || i+2 >= len(esc) {
+			b = append(b, c)
+			continue
+		}
+		hi, lo := unhex(esc[i+1]), unhex(esc[i+2])
+		b = append(b, hi<<4|lo)
+		i += 2
+	}
+	return string(b)
+}
+
+// unhex is the value of an upper-case hexadecimal digit, as EscapeID
+// writes them.
+func unhex(c byte) byte {
+	if c >= 'A' {
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // ref is one reference of a memory entry (by index) to a name: its

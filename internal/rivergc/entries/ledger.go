@@ -3,6 +3,7 @@ package entries
 import (
 	"bytes"
 	"strconv"
+	"strings"
 )
 
 // guardedLines is how many of the ledger's last lines stay: upstream's
@@ -20,7 +21,7 @@ const guardedLines = 2
 // are Live; the latter are also Unreadable.
 func ParseLedger(path string, data []byte) Store {
 	st := Store{Path: path, open: -1, close: -1, Entries: make([]Entry, 0, bytes.Count(data, []byte{'\n'})+1)}
-	line := 0
+	line, names := 0, 0    // names: the length of all the lines' names
 	var f [numFields]value // reused for every line
 	for start := 0; start < len(data); {
 		end, next := len(data), len(data)
@@ -30,15 +31,12 @@ func ParseLedger(path string, data []byte) Store {
 		line++
 		from, to := jsTrim(data, start, end)
 		if from < to {
-			e := Entry{Line: line, Start: start, End: next} // named below
-			r := reader{b: data[:to], i: from}
-			if v, ok := r.value(lineLevel, &f); ok && r.i == to && v.kind == object && f[fTimestamp].kind == stringKind {
-				ts := f[fTimestamp]
-				if e.Timestamp, e.Stamped = ts.stamp(); e.Stamped && ts.at-start < 1<<32 && len(ts.raw) < 1<<32 {
-					e.tsOff, e.tsLen = uint32(ts.at-start), uint32(len(ts.raw))
-				}
+			e := Entry{Start: start, End: next, ledger: true} // named below
+			names += len(path) + 1 + decimalLen(line)
+			if ts, ok := lineTimestamp(data, from, to, &f); ok {
+				e.Timestamp, e.Stamped = ts.stamp()
+				e.tsOff = uint16(min(ts.at-1-start, farOff)) // its opening quote
 			}
-			f[fTimestamp] = value{}
 			if !e.Stamped {
 				e.Unreadable, e.Live = true, true
 			}
@@ -46,31 +44,48 @@ func ParseLedger(path string, data []byte) Store {
 		}
 		start = next
 	}
-	nameLines(&st)
+	nameLines(&st, data, names)
 	for i := max(0, len(st.Entries)-guardedLines); i < len(st.Entries); i++ {
 		st.Entries[i].Live = true
 	}
 	return st
 }
 
-// nameLines names every line (LineName) as a substring of one string
-// holding all the names: one allocation, not one a line.
-func nameLines(st *Store) {
-	n := 0
-	for _, e := range st.Entries {
-		n += len(st.Path) + 1 + decimalLen(e.Line)
-	}
-	b := make([]byte, 0, n)
-	for _, e := range st.Entries {
-		b = append(b, st.Path...)
-		b = append(b, '#')
-		b = strconv.AppendInt(b, int64(e.Line), 10)
-	}
-	all, at := string(b), 0
+// lineTimestamp reads the line data[start:end] (trimmed or not) as
+// JSON.parse does and returns its last "timestamp" member, ok when the
+// line is a JSON object and that member a string; f is the reader's
+// field buffer, left clear.
+func lineTimestamp(data []byte, start, end int, f *[numFields]value) (value, bool) {
+	from, to := jsTrim(data, start, end)
+	r := reader{b: data[:to], i: from}
+	v, ok := r.value(lineLevel, f)
+	ts := f[fTimestamp]
+	f[fTimestamp] = value{}
+	return ts, ok && r.i == to && v.kind == object && ts.kind == stringKind
+}
+
+// nameLines names every line (LineName) as a substring of one string of
+// n bytes holding all the names: one allocation, not one a line. The
+// line numbers are counted again from the text (an entry holds none: its
+// name says it, Entry.Line).
+func nameLines(st *Store, data []byte, n int) {
+	// Grown to its final size, the Builder never moves its bytes, so each
+	// name can be cut from it as it is written (String is its bytes, not
+	// a copy: a copy would be tens of megabytes of garbage at a million
+	// lines).
+	var b strings.Builder
+	b.Grow(n)
+	var num [20]byte
+	line, at := 1, 0
 	for i := range st.Entries {
-		k := len(st.Path) + 1 + decimalLen(st.Entries[i].Line)
-		st.Entries[i].Name = all[at : at+k]
-		at += k
+		e := &st.Entries[i]
+		line += bytes.Count(data[at:e.Start], []byte{'\n'})
+		at = e.Start
+		from := b.Len()
+		b.WriteString(st.Path)
+		b.WriteByte('#')
+		b.Write(strconv.AppendInt(num[:0], int64(line), 10))
+		e.Name = b.String()[from:]
 	}
 }
 

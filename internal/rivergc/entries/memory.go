@@ -127,14 +127,14 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 	r.i++
 	for _, i := range p.sups {
 		e := &st.Entries[i]
-		for _, name := range p.resurfaces[e.ID] {
+		for _, name := range p.resurfaces[e.ID()] {
 			st.refs = append(st.refs, ref{from: i, to: name})
 		}
 	}
 	// By entry, for Referenced's binary search (stable: file order within).
 	slices.SortStableFunc(st.refs, func(a, b ref) int { return a.from - b.from })
 	for _, i := range p.applies {
-		if !p.revoked[st.Entries[i].ID] {
+		if !p.revoked[st.Entries[i].ID()] {
 			st.Entries[i].Live = true
 		}
 	}
@@ -153,10 +153,7 @@ func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
 		// (below), as for any kept entry.
 		e.Name, e.Live = positionName(st.Path, i+1), true
 	} else {
-		e.ID = f[fID].text()
-		if e.Name = MemoryName(st.Path, e.ID); len(e.Name) == len(st.Path)+1+len(e.ID) {
-			e.ID = e.Name[len(st.Path)+1:] // written as itself: one string, not two
-		}
+		e.Name = MemoryName(st.Path, f[fID].text()) // the id is the name's, unescaped (Entry.ID)
 	}
 	if f[fType].is("resurface") {
 		sid, revoke := f[fSuppressionID], f[fAction].is("revoke")

@@ -1,6 +1,9 @@
 package entries
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // Guards returns the names of the entries that must stay whatever the
 // policy: the live ones (SPEC D3, D4), in file order.
@@ -93,4 +96,15 @@ func (st Store) Unreadable() []Entry {
 		}
 	}
 	return out
+}
+
+// Held is the memory the parsed store holds beside its text, in bytes:
+// its entries and their names (names a store shares count once a name).
+// The caller sizes the collector's limit by it.
+func (st Store) Held() int64 {
+	n := int64(cap(st.Entries)) * int64(unsafe.Sizeof(Entry{}))
+	for _, e := range st.Entries {
+		n += int64(len(e.Name))
+	}
+	return n + int64(cap(st.refs))*int64(unsafe.Sizeof(ref{}))
 }

@@ -159,7 +159,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	case rerr != nil && (len(j.targets) > 0 || len(j.rewrites) > 0):
 		notAttempted := len(j.targets)
 		for _, job := range j.rewrites {
-			notAttempted += len(job.removed)
+			notAttempted += job.count
 		}
 		for _, e := range out.Errors {
 			var ue *fserr.UnreadableJournalError
@@ -262,6 +262,12 @@ func judge(cfg Config) (judgement, error) {
 		if err != nil {
 			return j, fmt.Errorf("judging scope %s: %w", scope, err)
 		}
+		// The engine's input is spent once what warns about it is known:
+		// at a million entries it is 40 MB the rest of the run need not
+		// hold (SPEC B6 cost).
+		engineWs := engineWarnings(scope, res, sc)
+		excludes.see(sc.input.Paths)
+		sc.input.Paths = nil
 		so := ScopeOutcome{Scope: scope, Retention: sc.input.Retention, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
 				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
@@ -271,6 +277,13 @@ func judge(cfg Config) (judgement, error) {
 		// every regular file not removed (what the engine kept, what it
 		// could not judge, and the tracked files it never saw). Deletion
 		// targets are built for --force only.
+		if sc.entries != nil {
+			so.at = make([]int32, len(res.Removed))
+		}
+		var marks []bool // an entry scope: the removed entries, by index
+		if store != nil && len(res.Removed) > 0 {
+			marks = make([]bool, len(store.store.Entries))
+		}
 		i, n := 0, sc.fileCount()
 		for k, d := range res.Removed {
 			f := sc.file(i)
@@ -278,6 +291,12 @@ func judge(cfg Config) (judgement, error) {
 				so.Kept++
 				so.KeptBytes = so.KeptBytes.Add(uint64(f.Size))
 				i++
+			}
+			if sc.entries != nil {
+				so.at[k] = int32(i)
+			}
+			if marks != nil {
+				marks[sc.entries.order[i]] = true // names of removals are unique (the engine keeps duplicates)
 			}
 			i++
 			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
@@ -289,14 +308,10 @@ func judge(cfg Config) (judgement, error) {
 			so.Kept++
 			so.KeptBytes = so.KeptBytes.Add(uint64(sc.file(i).Size))
 		}
-		if store != nil && len(res.Removed) > 0 {
-			job := rewriteJob{storeRead: *store, removed: make(map[string]bool, len(res.Removed))}
-			for _, d := range res.Removed {
-				job.removed[d.Path] = true
-			}
-			so.StoreFreed = uint64(len(store.data) - store.store.SplicedLen(store.data, job.removed))
+		if marks != nil {
+			so.StoreFreed = uint64(len(store.data) - store.store.SplicedLen(store.data, marks))
 			if cfg.Mode == Force {
-				j.rewrites = append(j.rewrites, job)
+				j.rewrites = append(j.rewrites, rewriteJob{storeRead: *store, removed: marks, count: len(res.Removed)})
 			}
 		}
 		if scope == skill.ScopeEvals && !cfg.explain {
@@ -304,10 +319,9 @@ func judge(cfg Config) (judgement, error) {
 		}
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
-		j.out.Warnings = append(j.out.Warnings, engineWarnings(scope, res, sc)...)
+		j.out.Warnings = append(j.out.Warnings, engineWs...)
 		j.out.Warnings = append(j.out.Warnings, freshWarning(scope, so.Removed, so.Stamps, cfg.Now)...)
 		j.out.Scopes = append(j.out.Scopes, so)
-		excludes.see(sc.input.Paths)
 		if store != nil {
 			// A pattern naming the store protects its entries: used.
 			excludes.see([]skill.Entry{{Path: scope.Store()}})

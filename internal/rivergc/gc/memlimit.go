@@ -10,17 +10,25 @@ import (
 )
 
 // SPEC B6 bounds an entry scope's memory: at most twice the store plus
-// 200 bytes an entry. What the reader and the engine hold stays below
-// that (bench/stores measures it), but Go's collector lets the heap grow
-// to twice what is live before it collects (GOGC=100), and the peak would
-// be that. So reading a store sets a soft memory limit (the collector
-// works harder near it; it never fails an allocation) of the budget plus
-// twice what the run held before the store and a fixed allowance for the
-// runtime. A limit the user set (GOMEMLIMIT) is left alone.
+// 200 bytes an entry, counted as the process's whole peak RSS where the
+// store is big enough for that to be possible (decision 233). What the
+// reader and the engine hold stays below that (bench/stores measures it),
+// but Go's collector lets the heap grow to twice what is live before it
+// collects (GOGC=100), and the peak would be that. So reading a store
+// sets a soft memory limit (the collector works harder near it; it never
+// fails an allocation): the heap the run held before the store plus the
+// budget, less what the process holds outside the limit's count (its
+// binary's pages), so that the whole process stays within the budget;
+// but never below twice what the run holds once the store is read (the
+// heap before it, the store's bytes, its entries and names: GOGC's own
+// goal then), so that a small store, whose budget is below the process's
+// own floor, is not collected without end. A limit the user set
+// (GOMEMLIMIT) is left alone.
 
-// runtimeAllowance is the memory a run needs beside its heap: the
-// binary's own pages, stacks, the collector's metadata.
-const runtimeAllowance = 8 << 20
+// outsideLimit is what a run's RSS holds that the runtime's memory limit
+// does not count: the binary's text and data pages (bench/stores measures
+// a whole run without a store at 11 MB, its heap and stacks included).
+const outsideLimit = 8 << 20
 
 var memLimit struct {
 	sync.Mutex
@@ -36,15 +44,16 @@ func heapInUse() int64 {
 }
 
 // limitStoreMemory raises the soft memory limit to cover a store of size
-// bytes and n entries, read while the run held before bytes of heap.
-func limitStoreMemory(before int64, size, n int) {
+// bytes and n entries, read while the run held before bytes of heap, whose
+// parsed form holds held bytes beside the store's own.
+func limitStoreMemory(before, held int64, size, n int) {
 	memLimit.Lock()
 	defer memLimit.Unlock()
 	cur := debug.SetMemoryLimit(-1)
 	if cur != math.MaxInt64 && !(memLimit.ours && cur == memLimit.set) {
 		return // GOMEMLIMIT or another caller chose one
 	}
-	want := 2*before + 2*int64(size) + 200*int64(n) + runtimeAllowance
+	want := max(before+2*int64(size)+200*int64(n)-outsideLimit, 2*(before+int64(size)+held))
 	if memLimit.ours && want <= cur {
 		return
 	}

@@ -111,7 +111,7 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	case rerr != nil && (len(j.targets) > 0 || len(j.rewrites) > 0):
 		notAttempted := len(j.targets)
 		for _, job := range j.rewrites {
-			notAttempted += len(job.removed)
+			notAttempted += job.count
 		}
 		out.Errors[len(out.Errors)-1].Err = &fserr.NotJournaledError{Cause: rerr, NotAttempted: notAttempted}
 		out.apply(sweep.Report{})
@@ -246,10 +246,10 @@ func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backe
 		var err error
 		var kept []byte
 		if ctx.Err() != nil {
-			err = &fserr.InterruptedError{NotAttempted: len(job.removed)}
+			err = &fserr.InterruptedError{NotAttempted: job.count}
 		} else if err = jn.Intend(ctx, []backend.Intent{{Op: "rewrite", Key: rel, Tag: tag}}); err != nil {
 			o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
-				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: len(job.removed)}})
+				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: job.count}})
 			o.keepStore(job.scope)
 			continue
 		} else {
