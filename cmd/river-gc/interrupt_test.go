@@ -106,7 +106,8 @@ func TestStopSignalsDuringForceThenRerun(t *testing.T) {
 }
 
 // TestSecondSignalExitsOneAndTheJournalNamesTheDeletions: two stop
-// signals end a --force run at once, but with exit 1 (never 2, nor a
+// signals at once (one stop since decision 242; a later second one ends
+// the run at once) end a --force run with exit 1 (never 2, nor a
 // signal's death), and whatever it deleted is named by its record or by
 // the next run's interrupted list.
 func TestSecondSignalExitsOneAndTheJournalNamesTheDeletions(t *testing.T) {
