@@ -4,14 +4,11 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
@@ -133,19 +130,7 @@ func TestBucketTwinTreeOddKeys(t *testing.T) {
 			t.Errorf("%s: the tree does not exercise removal: %s", mode, d["removed"])
 		}
 	}
-	var onDisk []string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error { //nolint:errcheck // a walk error shows as a difference
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			onDisk = append(onDisk, rel)
-		}
-		return nil
-	})
-	slices.Sort(onDisk)
-	inBucket := slices.DeleteFunc(keysIn(t, srv, name, "odd/repo/"), func(k string) bool { return k == gc.RootMarker })
-	if !slices.Equal(onDisk, inBucket) {
-		t.Errorf("after --force\ndisk:   %q\nbucket: %q", onDisk, inBucket)
-	}
+	diskEqualsBucket(t, dir, srv, name, "odd/repo/")
 }
 
 // TestBucketKeyWithKeysBelowIsNamed (attack2 F6): a bucket may hold a key

@@ -222,19 +222,7 @@ func TestBucketTwinTree(t *testing.T) {
 		}
 	}
 	// After --force the bucket holds what the disk holds.
-	var onDisk []string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error { //nolint:errcheck // a walk error shows as a difference
-		if err == nil && !d.IsDir() {
-			rel, _ := filepath.Rel(dir, p)
-			onDisk = append(onDisk, rel)
-		}
-		return nil
-	})
-	slices.Sort(onDisk)
-	inBucket := slices.DeleteFunc(keysIn(t, srv, name, "org/repo/"), func(k string) bool { return k == gc.RootMarker })
-	if !slices.Equal(onDisk, inBucket) {
-		t.Errorf("after --force\ndisk:   %q\nbucket: %q", onDisk, inBucket)
-	}
+	diskEqualsBucket(t, dir, srv, name, "org/repo/")
 	for _, k := range []string{".river/memory/index.json", "artifacts/evals/results.jsonl"} {
 		d, _ := os.ReadFile(filepath.Join(dir, k))
 		out, err := srv.Client().GetObject(context.Background(), &s3.GetObjectInput{Bucket: &name, Key: aws.String("org/repo/" + k)})
@@ -508,5 +496,24 @@ func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
 				t.Errorf("this run named %q, the next %+v; want every deleted object named", named, in)
 			}
 		})
+	}
+}
+
+// diskEqualsBucket fails t unless the files under dir are, by relative
+// name, the keys under prefix in bucket name (river gc's root marker aside).
+func diskEqualsBucket(t *testing.T, dir string, srv *s3test.Server, name, prefix string) {
+	t.Helper()
+	var onDisk []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error { //nolint:errcheck // a walk error shows as a difference
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			onDisk = append(onDisk, rel)
+		}
+		return nil
+	})
+	slices.Sort(onDisk)
+	inBucket := slices.DeleteFunc(keysIn(t, srv, name, prefix), func(k string) bool { return k == gc.RootMarker })
+	if !slices.Equal(onDisk, inBucket) {
+		t.Errorf("after --force\ndisk:   %q\nbucket: %q", onDisk, inBucket)
 	}
 }
