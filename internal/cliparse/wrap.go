@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/kong"
-	"golang.org/x/sys/unix"
 	"golang.org/x/text/width"
 )
 
@@ -55,8 +54,8 @@ func helpWidth(w any) int {
 		return n
 	}
 	if f, ok := w.(*os.File); ok {
-		if ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ); err == nil && ws.Col > 0 {
-			return int(ws.Col)
+		if n := terminalWidth(f); n > 0 {
+			return n
 		}
 	}
 	return 80

@@ -243,7 +243,11 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			live[g] = true
 		}
 	}
-	parent := parents(sc.input.Paths)
+	scanned := make([]skill.Entry, sc.fileCount()) // the engine's input is spent by now (gc.go)
+	for i := range scanned {
+		scanned[i].Path = sc.file(i).Path
+	}
+	parent := parents(scanned)
 	for i := range sc.fileCount() {
 		f := sc.file(i)
 		fv := fileVerdict{scope: scope, file: f, verdict: VerdictKeep}
