@@ -152,8 +152,8 @@ func run(n, runs, workers int, src string, only, count []string, scaleAt []int, 
 			}
 			times[p.name] = append(times[p.name], t)
 			loads = append(loads, loadAverage())
-			fmt.Fprintf(os.Stderr, "run %d: %s %.2f s wall, %.2f s CPU, engine %.2f s CPU (load %.2f)\n",
-				r+1, p.name, t.wall, t.cpu, t.engine, loads[len(loads)-1])
+			fmt.Fprintf(os.Stderr, "run %d: %s %.2f s wall, %.2f s CPU, engine %.2f s CPU, other processes %.2f cores busy (load %.2f)\n",
+				r+1, p.name, t.wall, t.cpu, t.engine, t.othersBusy(), loads[len(loads)-1])
 		}
 	}
 	counts := map[string]map[s3test.Kind]int{}
@@ -183,7 +183,9 @@ func (b *bench) timed(p program, endpoint string) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
+	machine := machineCPU()
 	res, err := measure.Run(p.argv(b, endpoint), measure.Options{Limit: 60 * time.Minute})
+	machine = machineCPU() - machine
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", p.name, err)
 	}
@@ -197,7 +199,9 @@ func (b *bench) timed(p program, endpoint string) (sample, error) {
 	if left, err := b.count(); err != nil || left != 0 {
 		return sample{}, fmt.Errorf("%s left %d of %d objects (%v)", p.name, left, b.n, err)
 	}
-	return sample{wall: res.Wall, cpu: res.CPU, engine: after - before}, nil
+	t := sample{wall: res.Wall, cpu: res.CPU, engine: after - before}
+	t.others = max(0, machine-t.cpu-t.engine)
+	return t, nil
 }
 
 // counted runs p once more through a counting proxy and returns its
