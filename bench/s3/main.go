@@ -48,7 +48,7 @@ import (
 )
 
 func main() {
-	if ifMatchMain() {
+	if ifMatchMain() || spinMain() {
 		return
 	}
 	def := 10000
@@ -67,13 +67,24 @@ func main() {
 	count := flag.String("count", defCount, "comma-separated programs to run once more through the counting proxy (FULL=1: river-gc)")
 	scaleFlag := flag.String("scale", "", "instead of the programs: the engine's delete paths from this process, at these in-flight counts (e.g. 1,4,16)")
 	scaleBatch := flag.Int("scale-batch", 1000, "keys a DeleteObjects request carries in -scale")
+	spinners := flag.Int("contend", 0, "CPU spinners running beside the engine for the whole benchmark, in this session and at this niceness (run under nice -n 19)")
 	flag.Parse()
 	scaleAt, err := parseInts(*scaleFlag)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/s3: -scale:", err)
 		os.Exit(2)
 	}
-	if err := run(*n, *runs, *workers, *src, strings.Split(*only, ","), strings.Split(*count, ","), scaleAt, *scaleBatch); err != nil {
+	stop := func() {}
+	if *spinners > 0 {
+		if stop, err = contend(*spinners); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/s3: -contend:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("contention: %d CPU spinners beside the engine, niceness %d\n\n", *spinners, niceness())
+	}
+	err = run(*n, *runs, *workers, *src, strings.Split(*only, ","), strings.Split(*count, ","), scaleAt, *scaleBatch)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/s3:", err)
 		os.Exit(1)
 	}
