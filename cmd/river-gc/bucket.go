@@ -62,7 +62,10 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 func bucketErr(root string, err error) error {
 	var ce *bucket.CredentialsError
 	var ue *bucket.UnreachableError
+	var cu *bucket.CredentialsUnavailableError
 	switch {
+	case errors.As(err, &cu):
+		return configErr("gc-cfg-bucket-nocredentials", q(root))
 	case errors.As(err, &ce):
 		return configErr("gc-cfg-bucket-credentials", q(root), ce.Code)
 	case errors.As(err, &ue):

@@ -100,6 +100,9 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 	if cfg.Region == "" {
 		return nil, ErrNoRegion
 	}
+	if cfg.Credentials != nil {
+		cfg.Credentials = aws.NewCredentialsCache(guardedCredentials{cfg.Credentials})
+	}
 	b := &Bucket{name: name, prefix: prefix, Concurrency: 16, counts: map[string]int{}}
 	pathStyle := os.Getenv("AWS_S3_USE_PATH_STYLE") == "true"
 	b.client = s3.NewFromConfig(cfg, func(o *s3.Options) {
