@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"os"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	"github.com/plangate-gc/plangate-gc/internal/bucket"
@@ -31,6 +32,9 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 	b, err := bucket.Open(ctx, dir)
 	if errors.Is(err, bucket.ErrBadRoot) {
 		return nil, configErr("gc-cfg-bucket-root", q(dir))
+	}
+	if errors.Is(err, bucket.ErrBadTimeout) {
+		return nil, configErr("gc-cfg-bucket-timeout", bucket.TimeoutEnv, q(os.Getenv(bucket.TimeoutEnv)))
 	}
 	if err != nil {
 		return nil, bucketErr(dir, err)
@@ -63,7 +67,10 @@ func bucketErr(root string, err error) error {
 	var ce *bucket.CredentialsError
 	var ue *bucket.UnreachableError
 	var cu *bucket.CredentialsUnavailableError
+	var se *bucket.SilentError
 	switch {
+	case errors.As(err, &se):
+		return configErr("gc-cfg-bucket-silent", q(root), se.Timeout, bucket.TimeoutEnv)
 	case errors.As(err, &cu):
 		return configErr("gc-cfg-bucket-nocredentials", q(root))
 	case errors.As(err, &ce):

@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 )
 
@@ -93,7 +94,12 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 		return nil, err
 	}
 	readFileEndpoints()
-	cfg, err := config.LoadDefaultConfig(ctx)
+	timeout, err := attemptTimeout()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithHTTPClient(httpClient(timeout)),
+		config.WithLogger(logging.Nop{})) // river gc words its own failures; the SDK's warnings are not ours to print
 	if err != nil {
 		return nil, fmt.Errorf("AWS configuration: %w", redact(err))
 	}
