@@ -6,7 +6,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	"github.com/plangate-gc/plangate-gc/internal/bucket"
@@ -39,6 +41,7 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 	if err != nil {
 		return nil, bucketErr(dir, err)
 	}
+	b.SingleCanary = fmt.Sprintf("%ssingle-%d-%d", gc.CanaryDir, os.Getpid(), time.Now().UnixNano())
 	root := gc.OpenObjects(b.Root(), b)
 	found, err := holdsData(ctx, b)
 	switch {

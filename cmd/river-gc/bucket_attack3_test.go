@@ -4,17 +4,25 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
 // TestBucketCredentialProcessOutputNeverPrinted (attack3 F1, SPEC H1): a
@@ -156,5 +164,108 @@ func TestBucketSilentServerIsBounded(t *testing.T) {
 			<-exited
 			t.Errorf("%s: river-gc still waits for the server after 90 s (RIVER_GC_S3_TIMEOUT=2s, 2 attempts)\n%s", mode, stderr.String())
 		}
+	}
+}
+
+// controlKeys are names a file system holds and S3 stores, some with
+// characters XML 1.0 cannot carry (U+0001, U+001B: a listing without
+// EncodingType=url shows them as U+FFFD, and a DeleteObjects body can
+// name them only so), some it can carry escaped (CR, TAB, U+0085).
+func controlKeys() map[string]string {
+	return map[string]string{
+		".river/tmp/a\x01b.tmp":  "one",
+		".river/tmp/e\x1bf.tmp":  "esc",
+		".river/tmp/c\rd.tmp":    "cr",
+		".river/tmp/t\tu.tmp":    "tab",
+		".river/tmp/n\u0085.tmp": "nel",
+		".river/tmp/plain.tmp":   "plain",
+	}
+}
+
+// TestBucketTwinTreeControlCharacters (attack3 F3, SPEC H2): keys with
+// control characters are judged and deleted in a bucket as the same
+// names are on disk: the same removed[] in a dry-run and with --force,
+// and the same names left behind (none). Before, the listing showed
+// U+0001 as U+FFFD: the dry-run promised to remove a key that does not
+// exist, and --force deleted nothing of it and said nothing.
+func TestBucketTwinTreeControlCharacters(t *testing.T) {
+	srv, dir, tree := s3test.Start(t), t.TempDir(), controlKeys()
+	name := srv.Bucket(t, false)
+	upload(t, srv, name, "cc/repo/", dir, tree)
+	// Outside the root: it stays, and the test's cleanup must remove it.
+	upload(t, srv, name, "cc/", "", map[string]string{"outside\x02.bin": "x"})
+	env := bucketEnv(srv)
+	args := []string{"--json", "--now", future, "--scope", "tmp", "--retention-days", "90", "--max-entries", "1000"}
+	for _, mode := range []string{"--dry-run", "--force"} {
+		disk, derr, dcode := runBucketGC(t, env, append([]string{mode, "--root", dir}, args...)...)
+		obj, oerr, ocode := runBucketGC(t, env, append([]string{mode, "--root", "s3://" + name + "/cc/repo"}, args...)...)
+		if dcode != 0 || ocode != 0 {
+			t.Errorf("%s: exit %d (disk), %d (bucket)\n%s\n%s", mode, dcode, ocode, derr, oerr)
+		}
+		d, o := fields(t, disk, "removed", "errors"), fields(t, obj, "removed", "errors")
+		for _, f := range []string{"removed", "errors"} {
+			if d[f] != o[f] {
+				t.Errorf("%s: %s differs\ndisk:   %s\nbucket: %s", mode, f, d[f], o[f])
+			}
+		}
+		if got := len(readRecord(t, obj).Removed); got != len(tree) {
+			t.Errorf("%s: %d removed in the bucket, want all %d", mode, got, len(tree))
+		}
+	}
+	if left := encodedKeys(t, srv, name, "cc/repo/.river/tmp/"); len(left) > 0 {
+		t.Errorf("left in the bucket after --force: %q", left)
+	}
+}
+
+// encodedKeys lists the keys below prefix with EncodingType=url, so that
+// every character comes back as stored.
+func encodedKeys(t *testing.T, srv *s3test.Server, name, prefix string) []string {
+	t.Helper()
+	out, err := srv.Client().ListObjectsV2(context.Background(), &s3.ListObjectsV2Input{Bucket: &name, Prefix: &prefix, EncodingType: types.EncodingTypeUrl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ks []string
+	for _, o := range out.Contents {
+		k, err := url.QueryUnescape(aws.ToString(o.Key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks = append(ks, strings.TrimPrefix(k, prefix))
+	}
+	return ks
+}
+
+// TestBucketSingleDeleteNeedsItsProof (attack3 F3, SPEC H3): a key XML
+// cannot carry is deleted by a DeleteObject If-Match, a request the
+// canary of the config phase does not try. Behind a server that honours
+// DeleteObjects' ETags but ignores DeleteObject's If-Match (the proxy
+// strips the condition of single deletes only), such keys are not
+// deleted (errors[], exit 1) and the others are.
+func TestBucketSingleDeleteNeedsItsProof(t *testing.T) {
+	srv := s3test.Start(t)
+	name := srv.Bucket(t, false)
+	tree := controlKeys()
+	upload(t, srv, name, "cc/repo/", "", tree)
+	p := s3test.Proxy(t, srv, s3test.Fault{Kind: s3test.KindDelete, Action: s3test.ActStrip})
+	out, stderr, code := runBucketGC(t, withEndpoint(bucketEnv(srv), p.URL), "--force", "--json", "--now", future, "--scope", "tmp",
+		"--retention-days", "90", "--root", "s3://"+name+"/cc/repo")
+	if code != 1 {
+		t.Errorf("exit %d, want 1\n%s", code, stderr)
+	}
+	rec := readRecord(t, out)
+	var failed []string
+	for _, e := range rec.Errors {
+		failed = append(failed, e.Path)
+	}
+	unsafe := []string{".river/tmp/a\x01b.tmp", ".river/tmp/e\x1bf.tmp"}
+	if !slices.Equal(failed, unsafe) {
+		t.Errorf("errors[] names %q, want %q", failed, unsafe)
+	}
+	if left := encodedKeys(t, srv, name, "cc/repo/"); !slices.Equal(slices.DeleteFunc(left, func(k string) bool { return strings.HasPrefix(k, ".river/gc-") }), unsafe) {
+		t.Errorf("left %q, want only %q", left, unsafe)
+	}
+	if len(rec.Removed) != len(tree)-len(unsafe) {
+		t.Errorf("removed %d, want %d", len(rec.Removed), len(tree)-len(unsafe))
 	}
 }

@@ -77,6 +77,13 @@ type Bucket struct {
 	// of all Delete calls together (read when Delete is first called).
 	Concurrency int
 
+	// SingleCanary is the key (relative to the root) of the canary
+	// object that proves DeleteObject If-Match before the first key XML
+	// cannot carry is deleted that way; unset, such keys are not deleted.
+	SingleCanary string
+	singleOnce   sync.Once
+	singleErr    error
+
 	slotsOnce   sync.Once
 	deleteSlots chan struct{}
 
