@@ -236,18 +236,7 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 	out, err := b.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: &b.name,
 		Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(false)}})
 	if err != nil {
-		var sub []backend.Object
-		var at []int
-		for i := range objs {
-			if !answered[i] {
-				sub, at = append(sub, objs[i]), append(at, i)
-			}
-		}
-		subErrs := make([]error, len(sub))
-		b.settle(ctx, sub, subErrs, fmt.Errorf("delete: %w", classify(err)))
-		for j, i := range at {
-			errs[i] = subErrs[j]
-		}
+		b.settleUnanswered(ctx, objs, errs, answered, fmt.Errorf("delete: %w", classify(err)))
 		return
 	}
 	retried := false
@@ -270,10 +259,29 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 			errs[i] = nil
 		}
 	}
+	// A key the answer does not name (left out, or spelt otherwise) may
+	// have been deleted: looked up like the keys of a failed request
+	// (attack3 F4).
+	b.settleUnanswered(ctx, objs, errs, answered, errors.New("the server did not answer for this key"))
+}
+
+// settleUnanswered settles the objects not answered[] (their outcome
+// unknown after cause) with settle.
+func (b *Bucket) settleUnanswered(ctx context.Context, objs []backend.Object, errs []error, answered []bool, cause error) {
+	var sub []backend.Object
+	var at []int
 	for i := range objs {
 		if !answered[i] {
-			errs[i] = fmt.Errorf("delete %s: the server did not answer for this key", objs[i].Key)
+			sub, at = append(sub, objs[i]), append(at, i)
 		}
+	}
+	if len(sub) == 0 {
+		return
+	}
+	subErrs := make([]error, len(sub))
+	b.settle(ctx, sub, subErrs, cause)
+	for j, i := range at {
+		errs[i] = subErrs[j]
 	}
 }
 
