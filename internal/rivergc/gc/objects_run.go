@@ -104,6 +104,9 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	if rerr != nil {
 		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, JournalDir, rerr))
 	}
+	for _, u := range unreadable(rec) { // read as far as it goes, then set aside (decision 287)
+		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, u.Object.Key, &fserr.UnreadableJournalError{Lines: u.Lines, SetAside: u.Aside}))
+	}
 	jn := backend.NewJournal(b, JournalDir, name)
 	versioned, uncertain := false, false
 	switch {
@@ -152,11 +155,21 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force && recorded && rerr == nil && !uncertain {
 		objs := jn.Objects()
 		if rec != nil {
-			objs = append(objs, rec.Objects...)
+			objs = append(objs, slices.DeleteFunc(slices.Clone(rec.Objects), func(o backend.Object) bool {
+				return slices.ContainsFunc(rec.Unreadable, func(u backend.Unreadable) bool { return u.Object.Key == o.Key })
+			})...)
 		}
-		err = errors.Join(err, backend.Remove(bg, b, objs))
+		err = errors.Join(err, backend.Remove(bg, b, objs), backend.SetAside(bg, b, unreadable(rec)))
 	}
 	return out, err
+}
+
+// unreadable is rec's unreadable journal objects (none when rec is nil).
+func unreadable(rec *backend.Recovered) []backend.Unreadable {
+	if rec == nil {
+		return nil
+	}
+	return rec.Unreadable
 }
 
 // deleteObjects deletes the targets in journal batches: each batch is
