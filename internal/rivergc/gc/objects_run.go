@@ -41,7 +41,8 @@ func runName() string {
 }
 
 // holderOf reads the process a bucket lock names (runName's
-// host.pid.nanoseconds), as a disk lock's holder is named.
+// host.pid.nanoseconds) and when it started, as a disk lock's holder is
+// named.
 func holderOf(run string) (sweep.Holder, bool) {
 	parts := strings.Split(run, ".")
 	if len(parts) < 3 {
@@ -51,7 +52,11 @@ func holderOf(run string) (sweep.Holder, bool) {
 	if err != nil || pid <= 0 {
 		return sweep.Holder{}, false
 	}
-	return sweep.Holder{PID: pid, Host: strings.Join(parts[:len(parts)-2], ".")}, true
+	h := sweep.Holder{PID: pid, Host: strings.Join(parts[:len(parts)-2], ".")}
+	if ns, err := strconv.ParseInt(parts[len(parts)-1], 10, 64); err == nil && ns > 0 {
+		h.Start = ns / int64(time.Second) // when the run started (runName)
+	}
+	return h, true
 }
 
 // ProveConditions checks, before a --force run on a bucket deletes
