@@ -170,7 +170,8 @@ func TestBucketSilentServerIsBounded(t *testing.T) {
 // controlKeys are names a file system holds and S3 stores, some with
 // characters XML 1.0 cannot carry (U+0001, U+001B: a listing without
 // EncodingType=url shows them as U+FFFD, and a DeleteObjects body can
-// name them only so), some it can carry escaped (CR, TAB, U+0085).
+// name them only so), some it can carry escaped (CR, TAB, U+0085), and
+// some that a URL encoding or decoding could confuse.
 func controlKeys() map[string]string {
 	return map[string]string{
 		".river/tmp/a\x01b.tmp":  "one",
@@ -179,6 +180,10 @@ func controlKeys() map[string]string {
 		".river/tmp/t\tu.tmp":    "tab",
 		".river/tmp/n\u0085.tmp": "nel",
 		".river/tmp/plain.tmp":   "plain",
+		".river/tmp/q?x#y.tmp":   "query and fragment",
+		".river/tmp/%zz+%2B.tmp": "not an escape",
+		".river/tmp/a..b/ c.":    "dots and a space",
+		".river/tmp/~u/$v&w.tmp": "shell and URL characters",
 	}
 }
 
