@@ -30,8 +30,10 @@ func (e *CredentialsUnavailableError) Error() string {
 func (e *CredentialsUnavailableError) Unwrap() error { return e.err }
 
 // guardedCredentials is the SDK's credential chain with its failures
-// worded by CredentialsUnavailableError, and the secrets it hands out
-// remembered, so that redact hides them wherever they would appear.
+// worded by CredentialsUnavailableError, and what it hands out (key id,
+// secret key, session token; the key id and the token go to the server,
+// which may echo them) remembered, so that redact hides them wherever
+// they would appear.
 type guardedCredentials struct{ inner aws.CredentialsProvider }
 
 // Retrieve asks the chain for credentials.
@@ -40,7 +42,7 @@ func (g guardedCredentials) Retrieve(ctx context.Context) (aws.Credentials, erro
 	if err != nil {
 		return c, &CredentialsUnavailableError{Source: c.Source, err: err}
 	}
-	rememberSecrets(c.SecretAccessKey, c.SessionToken)
+	rememberSecrets(c.AccessKeyID, c.SecretAccessKey, c.SessionToken)
 	return c, nil
 }
 
@@ -52,7 +54,8 @@ func (g guardedCredentials) ProviderSources() []aws.CredentialSource {
 	return nil
 }
 
-// secrets are the secret keys and session tokens the chain handed out.
+// secrets are the key ids, secret keys and session tokens the chain
+// handed out.
 var secrets struct {
 	sync.Mutex
 	values []string

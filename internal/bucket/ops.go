@@ -253,20 +253,27 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 		if !ok {
 			continue
 		}
-		answered[i] = true
-		errs[i] = b.keyError(ctx, objs[i], aws.ToString(e.Code), aws.ToString(e.Message))
-		if retried && errors.Is(errs[i], backend.ErrNotExist) {
-			errs[i] = nil
+		switch code := aws.ToString(e.Code); code {
+		case "NoSuchKey", "PreconditionFailed", "ConditionalRequestConflict":
+			answered[i] = true
+			errs[i] = b.keyError(ctx, objs[i], code, aws.ToString(e.Message))
+			if retried && errors.Is(errs[i], backend.ErrNotExist) {
+				errs[i] = nil
+			}
+		default: // the server's own failure for the key: what became of it is looked up
+			answered[i] = false
+			errs[i] = redact(fmt.Errorf("delete %s: %s: %s", objs[i].Key, code, aws.ToString(e.Message)))
 		}
 	}
-	// A key the answer does not name (left out, or spelt otherwise) may
-	// have been deleted: looked up like the keys of a failed request
-	// (attack3 F4).
+	// A key the answer does not name (left out, or spelt otherwise), or
+	// fails with the server's own error, may have been deleted: looked up
+	// like the keys of a failed request (attack3 F4, F6).
 	b.settleUnanswered(ctx, objs, errs, answered, errors.New("the server did not answer for this key"))
 }
 
 // settleUnanswered settles the objects not answered[] (their outcome
-// unknown after cause) with settle.
+// unknown after cause, or after the error errs already holds for one)
+// with settle.
 func (b *Bucket) settleUnanswered(ctx context.Context, objs []backend.Object, errs []error, answered []bool, cause error) {
 	var sub []backend.Object
 	var at []int
@@ -279,6 +286,9 @@ func (b *Bucket) settleUnanswered(ctx context.Context, objs []backend.Object, er
 		return
 	}
 	subErrs := make([]error, len(sub))
+	for j, i := range at {
+		subErrs[j] = errs[i]
+	}
 	b.settle(ctx, sub, subErrs, cause)
 	for j, i := range at {
 		errs[i] = subErrs[j]
@@ -299,6 +309,10 @@ func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			cause := cause
+			if errs[i] != nil { // this key's own failure
+				cause = errs[i]
+			}
 			head, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
 			switch {
 			case errors.Is(classify(err), backend.ErrNotExist):
@@ -327,7 +341,7 @@ func (b *Bucket) keyError(ctx context.Context, o backend.Object, code, msg strin
 		}
 		return backend.ErrChanged
 	}
-	return fmt.Errorf("delete %s: %s: %s", o.Key, code, msg)
+	return redact(fmt.Errorf("delete %s: %s: %s", o.Key, code, msg))
 }
 
 // ErrNoSuchBucket means the server has no bucket of the root's name: a

@@ -136,3 +136,40 @@ func (l *liar) treeDeleted(t *testing.T, f *fixture) []string {
 	}
 	return deleted
 }
+
+// TestEchoedCredentialsNeverPrinted (attack3 F6, SPEC H1): a server (or
+// a proxy before it) whose per-key DeleteObjects errors echo what the
+// client sent — its access key id — never gets it printed: not in
+// errors[], the summary or stderr. The server here deletes nothing and
+// fails every key.
+func TestEchoedCredentialsNeverPrinted(t *testing.T) {
+	f := newFixture(t)
+	l := newLiar(t, f.srv.Endpoint, func(l *liar, r *http.Request, body []byte) (int, http.Header, []byte, bool) {
+		if !isBatchDelete(r) || !bytes.Contains(body, []byte("<Key>"+prefix+".river/tmp/")) {
+			return 0, nil, nil, false
+		}
+		var req struct {
+			Object []struct{ Key string }
+		}
+		xml.Unmarshal(body, &req)
+		var a batchAnswer
+		for _, o := range req.Object {
+			a.Error = append(a.Error, struct {
+				Key     string `xml:"Key"`
+				Code    string `xml:"Code"`
+				Message string `xml:"Message"`
+			}{o.Key, "InternalError", "request by " + f.srv.AccessKey + " failed"})
+		}
+		return http.StatusOK, xmlHeader(), encode(a), true
+	})
+	cmd, stdout, stderr := f.command(l.URL, f.gcArgs("--force")...)
+	cmd.Run() //nolint:errcheck // the exit code is not what is tested
+	if !strings.Contains(stderr.String(), "InternalError") {
+		t.Fatalf("the per-key errors were not reported: the case tests nothing\n%s", stderr)
+	}
+	for what, b := range map[string]string{"stdout": stdout.String(), "stderr": stderr.String()} {
+		if strings.Contains(b, f.srv.AccessKey) {
+			t.Errorf("the access key id is in %s:\n%.2000s", what, b)
+		}
+	}
+}
