@@ -46,7 +46,7 @@ var ErrSingleUnproven = errors.New("a key XML cannot carry needs DeleteObject If
 func (b *Bucket) deleteOne(ctx context.Context, o backend.Object) error {
 	b.singleOnce.Do(func() { b.singleErr = b.proveSingle(ctx) })
 	if b.singleErr != nil {
-		return fmt.Errorf("delete %s: %w: %w", o.Key, backend.ErrNotDone, b.singleErr) // never sent
+		return fmt.Errorf("delete %s: %w (%w): %w", o.Key, backend.ErrNotDone, backend.ErrNotSent, b.singleErr)
 	}
 	_, err := b.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key), IfMatch: aws.String(o.Tag)})
 	if err == nil {

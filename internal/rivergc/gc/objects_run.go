@@ -211,7 +211,10 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *b
 			case errors.Is(err, backend.ErrChanged):
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}))
 			case errors.Is(err, backend.ErrNotDone):
+				// Unchanged when looked up; a request that was sent may
+				// still be acted on, so its journal stays (attack3 F7).
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
+				uncertain = uncertain || !errors.Is(err, backend.ErrNotSent)
 			default:
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
 				uncertain = true
