@@ -69,8 +69,8 @@ type judgement struct {
 	// growth series and no copy leaves garbage while judging (decision
 	// 269).
 	refs       []ageKey
-	survivors  int // refs[:survivors]
-	aged       int // refs[len(refs)-aged:]
+	survivors  int   // refs[:survivors]
+	aged       int   // refs[len(refs)-aged:]
 	ranked     int32 // unique in-scope files classified so far
 	warmSum    byte  // what warm loaded, kept so that the loads stay
 	guardExcl  []string
