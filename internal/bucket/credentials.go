@@ -61,12 +61,18 @@ var secrets struct {
 	values []string
 }
 
-// rememberSecrets adds the non-empty values to secrets.
+// minSecret is the shortest value redact hides: a real key id is 20
+// bytes, a secret key 40, a token hundreds; a placeholder such as "test"
+// (what local emulators take) would otherwise be hidden in every path
+// and word that holds it.
+const minSecret = 8
+
+// rememberSecrets adds the values of at least minSecret bytes to secrets.
 func rememberSecrets(vs ...string) {
 	secrets.Lock()
 	defer secrets.Unlock()
 	for _, v := range vs {
-		if len(v) >= 4 && !slices.Contains(secrets.values, v) {
+		if len(v) >= minSecret && !slices.Contains(secrets.values, v) {
 			secrets.values = append(secrets.values, v)
 		}
 	}
