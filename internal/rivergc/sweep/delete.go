@@ -130,7 +130,10 @@ var (
 // The caller is expected to hold Lock(rootfd) for the duration.
 func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Report {
 	ts := slices.Clone(targets)
-	slices.SortStableFunc(ts, func(a, b Target) int { return strings.Compare(a.Path, b.Path) })
+	byPath := func(a, b Target) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(ts, byPath) { // river gc's are, scope by scope: one pass, not a merge sort
+		slices.SortStableFunc(ts, byPath)
+	}
 	var rep Report
 	if len(ts) == 0 {
 		return rep
