@@ -13,8 +13,8 @@ import (
 // not be deleted (or was not attempted after an interruption) is still
 // there, so it counts as kept; a file already gone is neither. The
 // report's lists are sorted and each scope's removals are in path order,
-// so each is looked up with a cursor, not hashed: at 100,000 deletions
-// three maps of every path cost 25 ms on one core while the other had
+// so each is looked up with a cursor, not hashed: at 30,000 deletions
+// three maps of every path cost 12–19 ms of one CPU while the other had
 // nothing to do (decision 279).
 func (o *Outcome) apply(rep sweep.Report) {
 	deleted, gone, linked := newSortedPaths(rep.Deleted), newSortedPaths(rep.Gone), newSortedPaths(rep.Linked)

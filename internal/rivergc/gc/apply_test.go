@@ -14,9 +14,13 @@ import (
 func TestSortedPathsHas(t *testing.T) {
 	list := []string{"a/b", "a/c", "a/c", "b", "b/a", "c"}
 	asked := []string{"", "a", "a/b", "a/bb", "a/c", "a/c", "a0", "b", "b/a", "b/b", "c", "d"}
-	orders := map[string][]string{"in order": asked, "backwards": backwards(asked)}
+	orders := []struct {
+		name string
+		qs   []string
+	}{{"in order", asked}, {"backwards", backwards(asked)}}
 	for _, l := range [][]string{list, {"c", "a/c", "b/a", "a/b", "b", "a/c"}, nil} {
-		for name, qs := range orders {
+		for _, o := range orders {
+			name, qs := o.name, o.qs
 			t.Run(fmt.Sprint(name, l), func(t *testing.T) {
 				s := newSortedPaths(l)
 				for _, q := range qs {
