@@ -268,6 +268,9 @@ func judge(cfg Config) (judgement, error) {
 		engineWs := engineWarnings(scope, res, sc)
 		excludes.see(sc.input.Paths)
 		sc.input.Paths = nil
+		if sc.entries != nil {
+			collectSpentInput()
+		}
 		so := ScopeOutcome{Scope: scope, Retention: sc.input.Retention, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
 				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
