@@ -214,6 +214,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-err-interrupted":    {"実行が中断されました: %s 件の削除は試行していません", "run interrupted: %s deletions not attempted"},
 	"gc-err-changed":        {"スキャン後に変更されました: %s", "changed since scan: %s"},
 	"gc-err-owner":          {"元の所有者 (uid %s、gid %s) に戻せません", "cannot give it back to its owner (uid %s, gid %s)"},
+	"gc-err-copy-size":      {"新しいコピーが %s バイトになり、予定の %s バイトと違います", "the new copy came to %s bytes, not the %s announced"},
 	"gc-err-changed-any":    {"スキャン後に変更されました", "changed since scan"},
 	"gc-err-not-regular":    {"通常ファイルではありません", "not a regular file"},
 	"gc-err-not-dir":        {"ディレクトリではありません", "not a directory"},

@@ -60,12 +60,17 @@ type judgement struct {
 	excludes *gitignore.Session
 	res      Result
 
-	// aged and survivors point into in.Paths (8 and 16 bytes an entry,
-	// nothing for the collector to scan): the age removals, by path, and
+	// refs points into in.Paths (16 bytes an entry, one allocation,
+	// nothing for the collector to scan): from the front the survivors,
 	// the entries with a usable mtime that are not aged (count and size
-	// apply), with what the count order needs.
-	aged       []fileRef
-	survivors  []ageKey
+	// apply), with what the count order needs; from the back the age
+	// removals, in reverse path order. Each unique file is classified
+	// once, as one or the other or neither, so the two never meet; no
+	// growth series and no copy leaves garbage while judging (decision
+	// 269).
+	refs       []ageKey
+	survivors  int   // refs[:survivors]
+	aged       int   // refs[len(refs)-aged:]
 	ranked     int32 // unique in-scope files classified so far
 	warmSum    byte  // what warm loaded, kept so that the loads stay
 	guardExcl  []string
@@ -92,7 +97,7 @@ func normaliseGuards(raw []string) guards {
 func (j *judgement) files() {
 	entries := j.in.Paths
 	order := sortByPath(entries)
-	j.survivors = make([]ageKey, 0, len(entries)) // one allocation, not a growth series
+	j.refs = make([]ageKey, len(entries)) // one allocation, not a growth series
 	for i, warmed := 0, 0; i < len(order); {
 		if i >= warmed {
 			warmed = j.warm(order, i)
@@ -243,9 +248,11 @@ func (j *judgement) classify(idx int32, nfc string) {
 		j.keep(e.SizeBytes)
 	case j.pol.aged(e.Mtime):
 		j.res.Counts.Remove++
-		j.aged = append(j.aged, ref)
+		j.aged++
+		j.refs[len(j.refs)-j.aged] = ageKey{fileRef: ref}
 	default:
-		j.survivors = append(j.survivors, ageKey{mtime: e.Mtime, fileRef: ref})
+		j.refs[j.survivors] = ageKey{mtime: e.Mtime, fileRef: ref}
+		j.survivors++
 	}
 }
 
@@ -259,15 +266,10 @@ type fileRef struct{ idx, rank int32 }
 // the age removals (also by path) into one list by path, built once: at a
 // million entries an intermediate list would be tens of megabytes.
 func (j *judgement) applyCountAndSize() []Decision {
-	entries, aged := j.in.Paths, j.aged
-	// The survivors were given room for every entry: when they are fewer
-	// than half, a copy at their own size leaves that room to the
-	// removals' list built below.
-	byAge := j.survivors
-	if cap(byAge) > 2*len(byAge) {
-		byAge = slices.Clone(byAge)
-	}
-	j.survivors = nil
+	entries := j.in.Paths
+	byAge, aged := j.refs[:j.survivors], j.refs[len(j.refs)-j.aged:]
+	slices.Reverse(aged) // in path order
+	j.refs = nil
 	// The mtimes sit next to the survivors' ranks, so the sort touches no
 	// entry; (mtime DESC, path DESC) is (mtime DESC, rank DESC), a total
 	// order on small keys.

@@ -32,18 +32,17 @@ func TestSortByPathIsByteOrder(t *testing.T) {
 					entries[i].Path = entries[rng.IntN(i)].Path
 				}
 			}
-			want := make([]int32, n)
-			for i := range want {
-				want[i] = int32(i)
+			want := checkOrder(t, entries)
+			// The same paths in order (the shortcut of decision 269), and
+			// in order but for the last two.
+			sorted := make([]Entry, n)
+			for i, k := range want {
+				sorted[i] = entries[k]
 			}
-			slices.SortFunc(want, func(a, b int32) int {
-				if c := strings.Compare(entries[a].Path, entries[b].Path); c != 0 {
-					return c
-				}
-				return cmp.Compare(a, b)
-			})
-			if got := sortByPath(entries); !slices.Equal(got, want) {
-				t.Fatalf("n=%d trial=%d:\n got %v\nwant %v\npaths %q", n, trial, got, want, paths(entries))
+			checkOrder(t, sorted)
+			if n > 1 {
+				sorted[n-2], sorted[n-1] = sorted[n-1], sorted[n-2]
+				checkOrder(t, sorted)
 			}
 		}
 	}
@@ -55,4 +54,21 @@ func paths(entries []Entry) []string {
 		out[i] = fmt.Sprintf("%d:%q", i, e.Path)
 	}
 	return out
+}
+
+// checkOrder holds sortByPath to a comparison sort of entries' paths
+// (ties by index), and returns that order.
+func checkOrder(t *testing.T, entries []Entry) []int32 {
+	t.Helper()
+	want := make([]int32, len(entries))
+	for i := range want {
+		want[i] = int32(i)
+	}
+	slices.SortFunc(want, func(a, b int32) int {
+		return cmp.Or(strings.Compare(entries[a].Path, entries[b].Path), cmp.Compare(a, b))
+	})
+	if got := sortByPath(entries); !slices.Equal(got, want) {
+		t.Fatalf("got %v\nwant %v\npaths %q", got, want, paths(entries))
+	}
+	return want
 }

@@ -202,6 +202,16 @@ func (e *OwnerError) Error() string {
 	return fmt.Sprintf("cannot give it back to its owner (uid %d, gid %d)", e.UID, e.GID)
 }
 
+// CopySizeError says the new copy of a rewritten store came to Got
+// bytes where Want were announced (the splice's own length, decision
+// 268): the copy is not what the engine judged, so the original is left
+// as it is.
+type CopySizeError struct{ Want, Got int64 }
+
+func (e *CopySizeError) Error() string {
+	return fmt.Sprintf("the new copy is %d bytes, not the %d announced", e.Got, e.Want)
+}
+
 // HeldError says a file was not deleted and could not be put back under
 // its original name, so it is still held under Private (root-relative):
 // Cause is why it was not deleted (e.g. a *ChangedError), Why why it was

@@ -55,6 +55,7 @@ func causeText(err error, lang render.Lang) string {
 		changed *fserr.ChangedError
 		kind    *fserr.KindError
 		owner   *fserr.OwnerError
+		size    *fserr.CopySizeError
 		unread  *fserr.UnreadableJournalError
 		errno   unix.Errno
 	)
@@ -89,6 +90,8 @@ func causeText(err error, lang render.Lang) string {
 		return render.Message(lang, key) + " (" + kind.Kind.String() + ")"
 	case errors.As(err, &owner):
 		return render.Message(lang, "gc-err-owner", strconv.FormatUint(uint64(owner.UID), 10), strconv.FormatUint(uint64(owner.GID), 10))
+	case errors.As(err, &size):
+		return render.Message(lang, "gc-err-copy-size", strconv.FormatInt(size.Got, 10), strconv.FormatInt(size.Want, 10))
 	case errors.As(err, &errno):
 		return errno.Error()
 	}

@@ -35,7 +35,7 @@ func TestEveryWarningAndErrorMessageIsWhole(t *testing.T) {
 	causes := []error{unix.EIO, fserr.ErrChanged, &fserr.UnreadableJournalError{Lines: 3, SetAside: "J.unreadable-1"},
 		&fserr.UnreadableJournalError{Lines: 3}, &fserr.NotJournaledError{Cause: fserr.ErrNotJournalable, NotAttempted: 2},
 		&fserr.HeldError{Private: "P", Cause: fserr.ErrChanged, Why: fserr.ErrNameTaken}, &fserr.InterruptedError{NotAttempted: 4},
-		&fserr.ChangedError{Fields: []fserr.Field{fserr.FieldSize}}, &fserr.OwnerError{UID: 1, GID: 2},
+		&fserr.ChangedError{Fields: []fserr.Field{fserr.FieldSize}}, &fserr.OwnerError{UID: 1, GID: 2}, &fserr.CopySizeError{Want: 5, Got: 6},
 		&fserr.KindError{Kind: fserr.KindOf(unix.S_IFIFO), Want: fserr.ErrNotRegular}}
 	for _, key := range render.Keys("gc-err-op-") {
 		op := fserr.Op(strings.TrimPrefix(key, "gc-err-op-"))

@@ -14,6 +14,7 @@
 package disk
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -84,7 +85,7 @@ func (d *Dir) Put(ctx context.Context, key string, data []byte, c backend.Cond) 
 		if !ok {
 			return backend.Object{}, fmt.Errorf("put %s: %w", key, backend.ErrChanged)
 		}
-		if err := rewrite.Replace(d.fd, key, id, data, rewrite.Options{}); err != nil {
+		if err := rewrite.Replace(d.fd, key, id, int64(len(data)), bytes.NewReader(data), rewrite.Options{}); err != nil {
 			return backend.Object{}, mapErr(key, err)
 		}
 	default:

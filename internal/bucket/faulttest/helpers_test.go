@@ -220,8 +220,16 @@ func ours(rel string) bool { return strings.HasPrefix(rel, ".river/gc-") }
 // root-relative, and fails t for any deleted more than once.
 func engineDeleted(t *testing.T, p *s3test.FaultProxy) []string {
 	t.Helper()
+	return deletedOnce(t, p.Deleted())
+}
+
+// deletedOnce lists (sorted, root-relative) the keys of counts (bucket
+// keys, how often the engine deleted each), river gc's own left out, and
+// fails t for any deleted more than once.
+func deletedOnce(t *testing.T, counts map[string]int) []string {
+	t.Helper()
 	var ks []string
-	for k, n := range p.Deleted() {
+	for k, n := range counts {
 		rel := strings.TrimPrefix(k, prefix)
 		if ours(rel) {
 			continue

@@ -5,6 +5,7 @@ package gc
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -131,6 +132,15 @@ type rewriteJob struct {
 	storeRead
 	removed []bool
 	count   int
+}
+
+// splicedCopy is a rewrite's new store: the bytes of job.data the
+// splice keeps, written as rewrite.Replace streams them.
+type splicedCopy struct{ job rewriteJob }
+
+// WriteTo writes the kept copy to w.
+func (c splicedCopy) WriteTo(w io.Writer) (int64, error) {
+	return c.job.store.WriteSpliced(w, c.job.data, c.job.removed)
 }
 
 // maxRounds bounds the reference closure; each round guards at least one
@@ -277,18 +287,19 @@ func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jn *runJournal,
 			return nil
 		}
 		err := ctx.Err()
-		var kept []byte
+		kept := job.store.SplicedLen(job.data, job.removed)
 		if err != nil {
 			err = &fserr.InterruptedError{NotAttempted: job.count}
 		} else {
-			kept = job.store.Splice(job.data, job.removed)
-			err = rewrite.Replace(cfg.Root.FD, job.store.Path, job.ident, kept, rewrite.Options{Intend: intend})
+			// The kept copy is streamed into the new file as it is
+			// spliced, never held whole (decision 268).
+			err = rewrite.Replace(cfg.Root.FD, job.store.Path, job.ident, int64(kept), splicedCopy{job}, rewrite.Options{Intend: intend})
 		}
 		switch {
 		case err == nil:
 			// The space a rewrite frees is what the file shrank by
 			// (entries and the separators between them; SPEC B4).
-			o.FreedBytes = o.FreedBytes.Add(uint64(len(job.data) - len(kept)))
+			o.FreedBytes = o.FreedBytes.Add(uint64(len(job.data) - kept))
 			continue
 		case journalErr != nil:
 			o.Errors = append(o.Errors, journalError(journalErr, jn.rel(), job.count))

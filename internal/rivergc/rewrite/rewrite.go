@@ -6,8 +6,8 @@
 // descriptor; no symlink is followed and no mount is crossed, like
 // package sweep.
 //
-// Replace writes the new bytes to a temporary file in the same directory
-// (same mode, fsync), checks that the original is still the file that was
+// Replace streams the new bytes into a temporary file in the same
+// directory (same mode, fsync), checks that the original is still the file that was
 // read (dev, ino, size, mtime, ctime), renames the temporary file over it
 // and fsyncs the directory. A changed original is left as it is.
 //
@@ -17,8 +17,10 @@
 package rewrite
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"strconv"
@@ -116,12 +118,22 @@ func Read(rootfd int, rel string) ([]byte, Ident, error) {
 
 var seq atomic.Uint64
 
+// withoutTmpfile makes Replace take the named fallback, as on a file
+// system without O_TMPFILE (tests of both paths set it).
+var withoutTmpfile bool
+
 // maxTempTries bounds the temporary names Replace tries.
 const maxTempTries = 16
 
-// Replace replaces rel with data when rel is still the file was describes
-// (see the package doc). It returns a *fserr.ChangedError when the
-// original changed, and leaves no temporary file behind on failure.
+// Replace replaces rel with the size bytes content writes when rel is
+// still the file was describes (see the package doc). The new copy is
+// streamed into its file through a bounded buffer, never held whole
+// (decision 268): content must write exactly size bytes (a
+// *fserr.CopySizeError otherwise, and nothing is replaced); an error
+// content or the file system returns while it is written (ENOSPC, EIO)
+// stops the rewrite with the original untouched. It returns a
+// *fserr.ChangedError when the original changed, and leaves no
+// temporary file behind on failure.
 //
 // The new copy is written, owned, moded and synced as an unnamed file
 // (O_TMPFILE), so a run killed while writing it leaves nothing behind;
@@ -132,7 +144,7 @@ const maxTempTries = 16
 // written under its temporary name from the start (the window of the
 // package doc's first version: a kill before Intend leaves an unrecorded
 // copy, which the scanner keeps out of every scope).
-func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err error) {
+func Replace(rootfd int, rel string, was Ident, size int64, content io.WriterTo, opt Options) (err error) {
 	dir, name := path.Split(rel)
 	dfd, err := openDir(rootfd, strings.TrimSuffix(dir, "/"))
 	if err != nil {
@@ -140,6 +152,9 @@ func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err e
 	}
 	defer unix.Close(dfd)
 	fd, err := eintr.Value(func() (int, error) {
+		if withoutTmpfile {
+			return -1, unix.EOPNOTSUPP
+		}
 		return unix.Openat(dfd, ".", unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, 0o600)
 	})
 	var temp string
@@ -158,7 +173,7 @@ func Replace(rootfd int, rel string, was Ident, data []byte, opt Options) (err e
 	}()
 	f := os.NewFile(uintptr(fd), "rewrite of "+rel)
 	defer f.Close()
-	if err := write(f, data, was); err != nil {
+	if err := write(f, size, content, was); err != nil {
 		return err
 	}
 	tid, err := identOf(fd, "", unix.AT_EMPTY_PATH, rootfd)
@@ -242,12 +257,25 @@ func link(fd, dfd int, temp string) error {
 	return err
 }
 
-// write fills the temporary file: data, the original's owner and mode,
-// then fsync. A *fserr.OwnerError when the owner cannot be set (decision
-// 108).
-func write(f *os.File, data []byte, was Ident) error {
-	if _, err := f.Write(data); err != nil {
+// copyBuffer is the buffer the new copy is streamed through: a store's
+// kept spans are often a few bytes each.
+const copyBuffer = 64 << 10
+
+// write fills the temporary file: the size bytes of content, the
+// original's owner and mode, then fsync. A *fserr.OwnerError when the
+// owner cannot be set (decision 108), a *fserr.CopySizeError when content
+// wrote another number of bytes than announced.
+func write(f *os.File, size int64, content io.WriterTo, was Ident) error {
+	file := &countingWriter{w: f}
+	buf := bufio.NewWriterSize(file, copyBuffer)
+	if _, err := content.WriteTo(buf); err != nil {
 		return err
+	}
+	if err := buf.Flush(); err != nil {
+		return err
+	}
+	if file.n != size {
+		return &fserr.CopySizeError{Want: size, Got: file.n}
 	}
 	if err := f.Chown(int(was.UID), int(was.GID)); err != nil {
 		if !errors.Is(err, unix.EPERM) {
@@ -273,4 +301,16 @@ func write(f *os.File, data []byte, was Ident) error {
 		}
 	}
 	return f.Sync()
+}
+
+// countingWriter counts the bytes that reached w.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

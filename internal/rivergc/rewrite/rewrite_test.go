@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -48,7 +49,7 @@ func TestReplace(t *testing.T) {
 		t.Fatalf("Read = %q, %v", data, err)
 	}
 	var intended [2]string
-	err = Replace(fd, ".river/memory/index.json", id, []byte("new\n"), Options{Intend: func(temp, target string, cp Ident) error {
+	err = Replace(fd, ".river/memory/index.json", id, 4, strings.NewReader("new\n"), Options{Intend: func(temp, target string, cp Ident) error {
 		intended = [2]string{temp, target}
 		// Journaled before the copy has a name (decision 223): a kill
 		// here leaves nothing the journal does not name.
@@ -109,7 +110,7 @@ func TestChangedOriginalIsRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			before, _ := os.ReadFile(p)
-			err = Replace(fd, ".river/memory/index.json", id, []byte("new\n"), Options{})
+			err = Replace(fd, ".river/memory/index.json", id, 4, strings.NewReader("new\n"), Options{})
 			if !errors.Is(err, fserr.ErrChanged) {
 				t.Fatalf("err = %v, want changed", err)
 			}
@@ -127,7 +128,7 @@ func TestIntendErrorStops(t *testing.T) {
 	root, fd := setup(t, "old\n", 0o644)
 	_, id, _ := Read(fd, ".river/memory/index.json")
 	boom := errors.New("journal full")
-	if err := Replace(fd, ".river/memory/index.json", id, []byte("new\n"), Options{Intend: func(string, string, Ident) error { return boom }}); !errors.Is(err, boom) {
+	if err := Replace(fd, ".river/memory/index.json", id, 4, strings.NewReader("new\n"), Options{Intend: func(string, string, Ident) error { return boom }}); !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, ".river/memory/index.json")); string(got) != "old\n" {
@@ -182,11 +183,11 @@ func TestReplaceSkipsTakenTempNames(t *testing.T) {
 		}
 		planted = append(planted, p)
 	}
-	data, id, err := Read(fd, ".river/memory/index.json")
+	_, id, err := Read(fd, ".river/memory/index.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Replace(fd, ".river/memory/index.json", id, append(data[:0:0], "new\n"...), Options{}); err != nil {
+	if err := Replace(fd, ".river/memory/index.json", id, 4, strings.NewReader("new\n"), Options{}); err != nil {
 		t.Fatalf("Replace = %v, want the next free temporary name", err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dir, "index.json")); string(got) != "new\n" {
