@@ -37,11 +37,12 @@ func spinMain() bool {
 // kernel's autogroup fairness keeps them off other sessions (run the
 // whole benchmark under `nice -n 19` to leave other sessions' share all
 // but untouched even without autogroup). The returned stop kills them and
-// waits for them; each also gets SIGKILL when the benchmark dies.
-func contend(n int) (stop func(), err error) {
+// waits for them; each also gets SIGKILL when the benchmark dies. pids
+// are the spinners' process ids.
+func contend(n int) (stop func(), pids []int, err error) {
 	self, err := os.Executable()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var cmds []*exec.Cmd
 	stop = func() {
@@ -55,11 +56,12 @@ func contend(n int) (stop func(), err error) {
 		c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 		if err := c.Start(); err != nil {
 			stop()
-			return nil, fmt.Errorf("starting a spinner: %w", err)
+			return nil, nil, fmt.Errorf("starting a spinner: %w", err)
 		}
 		cmds = append(cmds, c)
+		pids = append(pids, c.Process.Pid)
 	}
-	return stop, nil
+	return stop, pids, nil
 }
 
 // niceness is this process's nice value (getpriority(2)), for the report.

@@ -76,7 +76,7 @@ func main() {
 	}
 	stop := func() {}
 	if *spinners > 0 {
-		if stop, err = contend(*spinners); err != nil {
+		if stop, _, err = contend(*spinners); err != nil {
 			fmt.Fprintln(os.Stderr, "bench/s3: -contend:", err)
 			os.Exit(1)
 		}
