@@ -347,59 +347,6 @@ func judge(cfg Config) (judgement, error) {
 	return j, nil
 }
 
-// apply narrows removed[] to what was actually deleted; a file that could
-// not be deleted (or was not attempted after an interruption) is still
-// there, so it counts as kept; a file already gone is neither.
-func (o *Outcome) apply(rep sweep.Report) {
-	deleted := map[string]bool{}
-	for _, p := range rep.Deleted {
-		deleted[p] = true
-	}
-	gone := map[string]bool{}
-	for _, p := range rep.Gone {
-		gone[p] = true
-	}
-	linked := map[string]bool{}
-	for _, p := range rep.Linked {
-		linked[p] = true
-	}
-	o.Errors = append(o.Errors, rep.Errors...)
-	if rep.NotAttempted > 0 {
-		o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpDelete, Path: ".", Err: &fserr.InterruptedError{NotAttempted: rep.NotAttempted}})
-	}
-	if rep.Unprotected > 0 {
-		o.Warnings = append(o.Warnings, Warning{Kind: WarnUnprotectedDelete, N: rep.Unprotected})
-	}
-	for i := range o.Scopes {
-		s := &o.Scopes[i]
-		if s.Scope.Store() != "" {
-			continue // entries, not files: the store's rewrite settles them
-		}
-		n := 0
-		for k, d := range s.Removed {
-			switch {
-			case gone[d.Path]:
-			case deleted[d.Path]:
-				s.Removed[n], s.Stamps[n] = d, s.Stamps[k]
-				n++
-				if linked[d.Path] {
-					s.Linked++
-					s.LinkedBytes = s.LinkedBytes.Add(d.SizeBytes)
-					o.Linked++
-					o.LinkedBytes = o.LinkedBytes.Add(d.SizeBytes)
-				} else {
-					o.FreedBytes = o.FreedBytes.Add(d.SizeBytes)
-					o.FreedAllocated += uint64(max(s.Stamps[k].Allocated, 0))
-				}
-			default:
-				s.Kept++
-				s.KeptBytes = s.KeptBytes.Add(d.SizeBytes)
-			}
-		}
-		s.Removed, s.Stamps = s.Removed[:n], s.Stamps[:n]
-	}
-}
-
 // sort puts warnings[] and errors[] in their documented orders (each
 // scope's removals are in path order already; Removed merges them).
 func (o *Outcome) sort() {

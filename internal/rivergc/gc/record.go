@@ -126,12 +126,12 @@ func (r *runJournal) done() {
 
 // deleteJournaled deletes the targets in batches, each journaled and
 // synced before any of its files is touched (sweep.Options.Intend). The
-// next batch's intents are written and synced while the current batch is
-// deleted (one goroutine at a time uses the journal: the writer of batch
-// k+1 starts once batch k is begun, and batch k+1 waits for it), so a
-// slow fdatasync overlaps deletions instead of stopping them, and the
-// workers go on from one batch to the next without waiting for each
-// other; a batch whose intents are durable but not yet acted on when a
+// next batches' intents are written and synced while the current batch is
+// deleted (one goroutine at a time uses the journal: it runs at most four
+// batches ahead of the last one begun, and each batch waits for its
+// intents), so a slow fdatasync overlaps deletions instead of stopping
+// them, and the workers go on from one batch to the next without waiting
+// for each other; a batch whose intents are durable but not yet acted on when a
 // run is killed names files that are still there, which the next run
 // does not report. A journal that cannot be opened or written stops the
 // deletions there; the rest are counted in the journal error.

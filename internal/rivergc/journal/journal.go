@@ -116,8 +116,22 @@ func (in Intent) appendLine(b []byte) []byte {
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, in.MtimeNs, 10)
 	b = append(b, ' ')
-	b = strconv.AppendQuote(b, in.Path)
+	b = appendQuoted(b, in.Path)
 	return append(b, '\n')
+}
+
+// appendQuoted is strconv.AppendQuote, byte for byte, with a fast path
+// for a path of printable ASCII without '"' or '\\' (what strconv copies
+// unchanged): strconv looks at every rune on its own, which was 4% of a
+// --force run's CPU on issue 27's deep tree, whose paths are 250 bytes
+// long (decision 280).
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	return append(append(append(b, '"'), s...), '"')
 }
 
 // journalable reports whether the intent, written as a line of n bytes,

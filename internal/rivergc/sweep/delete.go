@@ -87,9 +87,10 @@ type Options struct {
 	// its call returned nil: it is how river gc journals its intents
 	// before it deletes (SPEC B4). The calls are made in order, one at a
 	// time, on a goroutine of Delete's: the first before any deletion,
-	// each next one as soon as a worker has begun the batch before it, so
-	// a batch is journaled while the previous one is deleted and no
-	// worker waits at a batch's end for the others. Delete returns only
+	// each next one as soon as its batch is at most four batches ahead of
+	// the last one a worker has begun, so batches are journaled while
+	// earlier ones are deleted and no worker waits at a batch's end for
+	// the others or for the journal. Delete returns only
 	// after the last call has returned. A failing call stops the
 	// deletions: its batch and every later one are counted in
 	// Report.NotIntended.
@@ -129,7 +130,10 @@ var (
 // The caller is expected to hold Lock(rootfd) for the duration.
 func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Report {
 	ts := slices.Clone(targets)
-	slices.SortStableFunc(ts, func(a, b Target) int { return strings.Compare(a.Path, b.Path) })
+	byPath := func(a, b Target) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(ts, byPath) { // river gc's are, scope by scope: one pass, not a merge sort
+		slices.SortStableFunc(ts, byPath)
+	}
 	var rep Report
 	if len(ts) == 0 {
 		return rep

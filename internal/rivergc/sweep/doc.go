@@ -72,8 +72,9 @@
 // With Options.Intend (river gc's intent journal, SPEC B4) the sorted
 // targets are also cut into batches, and every run belongs to one batch:
 // a worker that takes a run of batch k waits until batch k's Intend call
-// has returned, and batch k+1's call is made, on a goroutine of its own,
-// as soon as a worker has begun batch k. The workers are the same for
+// has returned, and the calls are made in order on a goroutine of their
+// own, each as soon as its batch is at most four ahead of the last batch
+// a worker has begun (decision 278). The workers are the same for
 // every batch; the one who finishes early takes the next batch's run
 // instead of waiting for the others (decision 256).
 //

@@ -43,7 +43,8 @@ type pipeline struct {
 	ready    []chan struct{}
 	stopFrom atomic.Int64
 	// started[b] is closed when a worker takes batch b's first run: the
-	// writer may then journal batch b+1 (at most one batch ahead).
+	// writer may then journal batch b+journalAhead (at most journalAhead
+	// batches ahead of the last one begun).
 	started []chan struct{}
 	// intendErr is the failure of Intend (nil when none), failedAt its
 	// batch; both are written before stopFrom and read after the workers.
@@ -74,10 +75,21 @@ func newPipeline(ts []Target, opts Options, n int) *pipeline {
 	return p
 }
 
+// journalAhead is how many batches the journal writer may be ahead of
+// the last batch a worker has begun. One was not enough (decision 278):
+// the writer is one goroutine among the workers, and on two CPUs it
+// waited up to 17 ms for one (the workers run system calls without
+// blocking) while the workers, done with their batch, waited for it.
+// Four batches are about 40 ms of deletions on tmpfs; a run killed
+// meanwhile has at most that many intents durable and not acted on,
+// which recovery does not report (only journaled files that are gone).
+const journalAhead = 4
+
 // journal calls intend for each batch in order, on one goroutine: batch 0
-// at once, batch b+1 as soon as a worker has taken batch b's first run,
-// so one batch is written and synced while the one before is deleted. It
-// stops at the first failure, when ctx is done, or when the workers are
+// at once, then each next one as soon as it is at most journalAhead
+// batches ahead of the last batch a worker has begun, so the writing and
+// syncing of the next batches overlaps the deletion of the current one.
+// It stops at the first failure, when ctx is done, or when the workers are
 // all gone (workersDone); every batch it did not journal is then closed
 // off (stopFrom), so no worker waits for it.
 func (p *pipeline) journal(ctx context.Context, intend func([]Target) error, workersDone <-chan struct{}) {
@@ -89,9 +101,9 @@ func (p *pipeline) journal(ctx context.Context, intend func([]Target) error, wor
 		}
 	}()
 	for ; b < len(p.batches); b++ {
-		if b > 0 {
+		if b >= journalAhead {
 			select {
-			case <-p.started[b-1]:
+			case <-p.started[b-journalAhead]:
 			case <-workersDone:
 				return
 			}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 )
 
 // intendTree writes n files over three directories (one given twice as a
@@ -123,5 +124,50 @@ func TestIntendCancelled(t *testing.T) {
 	handled := len(rep.Deleted) + len(rep.Gone) + len(rep.Errors)
 	if rep.NotAttempted == 0 || handled+rep.NotAttempted != len(targets) || rep.NotIntended != 0 {
 		t.Errorf("handled %d, not attempted %d, not intended %d, of %d", handled, rep.NotAttempted, rep.NotIntended, len(targets))
+	}
+}
+
+// TestJournalRunsAhead (decision 278): while the only worker is held at
+// the first target of batch 0, the journal writer goes on to batch
+// journalAhead — it does not wait for a scheduler to give the workers
+// time — and no further, since no later batch has begun; every target is
+// still deleted after its batch's intent.
+func TestJournalRunsAhead(t *testing.T) {
+	testWorkers = 1
+	t.Cleanup(func() { testWorkers, testHookBeforeResolve = 0, nil })
+	root := t.TempDir()
+	targets := intendTree(t, root, 200)
+	var mu sync.Mutex
+	calls := 0
+	reached := make(chan struct{})
+	intend := func([]Target) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if calls++; calls == journalAhead+1 {
+			close(reached)
+		}
+		return nil
+	}
+	var once sync.Once
+	testHookBeforeResolve = func(string) {
+		once.Do(func() {
+			select {
+			case <-reached:
+			case <-time.After(30 * time.Second):
+				t.Errorf("the writer stopped before batch %d", journalAhead)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if calls != journalAhead+1 {
+				t.Errorf("%d batches journaled while batch 0 was held, want %d", calls, journalAhead+1)
+			}
+		})
+	}
+	rep := del(t, root, targets, Options{Intend: intend, Batch: 8})
+	if len(rep.Deleted) != 200 || len(rep.Gone) != 1 || rep.Errors != nil || rep.NotIntended != 0 {
+		t.Fatalf("deleted %d, gone %d, errors %v, not intended %d", len(rep.Deleted), len(rep.Gone), rep.Errors, rep.NotIntended)
+	}
+	if want := (len(targets) + 7) / 8; calls < want-1 || calls > want {
+		t.Errorf("%d Intend calls, want about %d", calls, want)
 	}
 }
