@@ -96,7 +96,8 @@ type Recovered struct {
 }
 
 // Unreadable is one journal object with Lines lines not in the
-// journal's form, and the key SetAside moves it to.
+// journal's form, and the key SetAside moves it to ("" for one beyond
+// the bound read, which stays where it is).
 type Unreadable struct {
 	Object Object
 	Lines  int
@@ -166,9 +167,9 @@ func Recover(ctx context.Context, b Backend, dir string) (*Recovered, error) {
 			bad++
 		}
 		if bad > 0 {
-			u := Unreadable{Object: got, Lines: bad, Aside: strings.TrimSuffix(dir, "/") + AsideSuffix + name}
-			if int64(len(data)) <= maxJournalBytes {
-				u.data = data
+			u := Unreadable{Object: got, Lines: bad}
+			if int64(len(data)) <= maxJournalBytes { // else its copy would be cut: kept where it is
+				u.Aside, u.data = strings.TrimSuffix(dir, "/")+AsideSuffix+name, data
 			}
 			rec.Unreadable = append(rec.Unreadable, u)
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -85,6 +86,9 @@ func TestLyingDeleteAnswersLoseNoRecord(t *testing.T) {
 		{"500 on every attempt", func(int, http.Header, []byte, batchAnswer) (int, http.Header, []byte) {
 			return http.StatusInternalServerError, xmlHeader(), []byte(xml.Header + `<Error><Code>InternalError</Code><Message>after the fact</Message></Error>`)
 		}},
+		{"500 once, then the truth", onceThen(func(int, http.Header, []byte, batchAnswer) (int, http.Header, []byte) {
+			return http.StatusInternalServerError, xmlHeader(), []byte(xml.Header + `<Error><Code>InternalError</Code><Message>after the fact</Message></Error>`)
+		})},
 		{"SlowDown on every attempt", func(int, http.Header, []byte, batchAnswer) (int, http.Header, []byte) {
 			return http.StatusServiceUnavailable, xmlHeader(), []byte(xml.Header + `<Error><Code>SlowDown</Code><Message>after the fact</Message></Error>`)
 		}},
@@ -171,5 +175,51 @@ func TestEchoedCredentialsNeverPrinted(t *testing.T) {
 		if strings.Contains(b, f.srv.AccessKey) {
 			t.Errorf("the access key id is in %s:\n%.2000s", what, b)
 		}
+	}
+}
+
+// onceThen tells lie to the first request it sees and forwards the
+// engine's own answer to the others (the SDK's retry then meets keys
+// the first attempt deleted).
+func onceThen(lie afterTheEngine) afterTheEngine {
+	var once sync.Once
+	return func(status int, h http.Header, answer []byte, real batchAnswer) (int, http.Header, []byte) {
+		once.Do(func() { status, h, answer = lie(status, h, answer, real) })
+		return status, h, answer
+	}
+}
+
+// TestCutListingJudgesNothingOfItsPrefix (attack3, SPEC H6): every
+// answer to a listing of the scratch scope is cut mid-XML (the engine
+// answered whole; the client gets half). Nothing of that prefix is
+// judged or deleted (errors[] names it, exit 1); the other scopes are
+// cleaned as usual.
+func TestCutListingJudgesNothingOfItsPrefix(t *testing.T) {
+	f := newFixture(t)
+	l := newLiar(t, f.srv.Endpoint, func(l *liar, r *http.Request, body []byte) (int, http.Header, []byte, bool) {
+		if !isList(r) || !strings.HasPrefix(r.URL.Query().Get("prefix"), prefix+".river/tmp/") {
+			return 0, nil, nil, false
+		}
+		status, h, answer, err := l.forward(r, body)
+		if err != nil {
+			return http.StatusBadGateway, nil, []byte(err.Error()), true
+		}
+		return status, h, answer[:len(answer)/2], true
+	})
+	r, stderr, code := f.runBounded(t, l.URL, f.gcArgs("--force")...)
+	if code != 1 || len(r.Errors) == 0 || !strings.HasPrefix(r.Errors[0].Path, ".river/tmp") {
+		t.Errorf("exit %d, errors %+v; want 1 and the scratch scope named\n%.2000s", code, r.Errors, stderr)
+	}
+	var want []string
+	for _, k := range old(f.tree) {
+		if !strings.HasPrefix(k, ".river/tmp/") {
+			want = append(want, k)
+		}
+	}
+	if got := r.removed(); !slices.Equal(got, want) {
+		t.Errorf("removed[] = %v, want only %v", got, want)
+	}
+	if got := l.treeDeleted(t, f); !slices.Equal(got, want) {
+		t.Errorf("the engine deleted %v, want only %v", got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +49,9 @@ func run(m *testing.M) int {
 // engine, so skipped runs build nothing).
 func binary(t *testing.T) string {
 	t.Helper()
+	if err := modfiles.Record(); err != nil {
+		t.Fatal(err)
+	}
 	buildOnce.Do(func() {
 		riverGC = filepath.Join(binDir, "river-gc")
 		out, err := exec.Command("go", "build", "-o", riverGC, "github.com/plangate-gc/plangate-gc/cmd/river-gc").CombinedOutput()
