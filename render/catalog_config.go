@@ -31,6 +31,15 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-bucket-credentials": {
 		"--root %s: サーバーが資格情報を拒否しました (%s)。AWS_ACCESS_KEY_ID、AWS_SECRET_ACCESS_KEY (または AWS_PROFILE) とバケットの権限を確認してください",
 		"--root %s: the server refused the credentials (%s); check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) and the bucket's permissions"},
+	"gc-cfg-bucket-nocredentials": {
+		"--root %s: AWS の設定から資格情報を得られません。AWS_ACCESS_KEY_ID と AWS_SECRET_ACCESS_KEY、または AWS_PROFILE (credential_process、SSO、ロール) を確認してください",
+		"--root %s: cannot get credentials from the AWS configuration; check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (its credential_process, SSO or role)"},
+	"gc-cfg-bucket-timeout": {
+		"%s=%s: 正の時間 (例: 90s、10m) を指定してください",
+		"%s=%s: want a positive duration, such as 90s or 10m"},
+	"gc-cfg-bucket-silent": {
+		"--root %s: サーバーが %s 以内に応答しません (%s)。AWS_ENDPOINT_URL_S3 とネットワークを確認してください",
+		"--root %s: the server did not answer within %s (%s); check AWS_ENDPOINT_URL_S3 and the network"},
 	"gc-cfg-bucket-region": {
 		"--root %s: リージョンが設定されていません。AWS_REGION (またはプロファイルの region) を設定してください",
 		"--root %s: no region is set; set AWS_REGION (or the profile's region)"},

@@ -10,11 +10,19 @@ import (
 )
 
 // sample is one timed run of a program: its wall time, its own CPU time
-// (user + system, from GNU time) and the engine's CPU time over the same
-// run (from /proc/<weed pid>/stat before and after), all in seconds.
+// (user + system, from GNU time), the engine's CPU time over the same
+// run (from /proc/<weed pid>/stat before and after) and the CPU time the
+// rest of the machine used meanwhile (/proc/stat's busy time of all
+// CPUs, less the program's and the engine's), all in seconds.
 type sample struct {
-	wall, cpu, engine float64
+	wall, cpu, engine, others float64
 }
+
+// othersBusy is how many cores the rest of the machine kept busy during
+// the run: the contention the program and the engine ran under, which
+// the load average (it counts waiting on I/O, and lags by a minute)
+// tells only roughly.
+func (s sample) othersBusy() float64 { return s.others / s.wall }
 
 // clockTicks is the unit of /proc/<pid>/stat's CPU times (getconf
 // CLK_TCK; 100 on Linux unless told otherwise).
@@ -49,6 +57,30 @@ func processCPU(pid int) (float64, error) {
 		return 0, fmt.Errorf("/proc/%d/stat: utime %q stime %q", pid, f[11], f[12])
 	}
 	return (user + sys) / clockTicks, nil
+}
+
+// machineCPU returns the CPU seconds all CPUs have spent busy so far
+// (the first line of /proc/stat: user, nice, system, irq, softirq and
+// steal; idle and iowait left out), or -1.
+func machineCPU() float64 {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return -1
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 9 || f[0] != "cpu" {
+		return -1
+	}
+	busy := 0.0
+	for _, i := range []int{1, 2, 3, 6, 7, 8} {
+		v, err := strconv.ParseFloat(f[i], 64)
+		if err != nil {
+			return -1
+		}
+		busy += v
+	}
+	return busy / clockTicks
 }
 
 // loadAverage returns the one-minute load average (/proc/loadavg), or -1.

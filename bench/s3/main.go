@@ -48,7 +48,7 @@ import (
 )
 
 func main() {
-	if ifMatchMain() {
+	if ifMatchMain() || spinMain() {
 		return
 	}
 	def := 10000
@@ -67,13 +67,24 @@ func main() {
 	count := flag.String("count", defCount, "comma-separated programs to run once more through the counting proxy (FULL=1: river-gc)")
 	scaleFlag := flag.String("scale", "", "instead of the programs: the engine's delete paths from this process, at these in-flight counts (e.g. 1,4,16)")
 	scaleBatch := flag.Int("scale-batch", 1000, "keys a DeleteObjects request carries in -scale")
+	spinners := flag.Int("contend", 0, "CPU spinners running beside the engine for the whole benchmark, in this session and at this niceness (run under nice -n 19)")
 	flag.Parse()
 	scaleAt, err := parseInts(*scaleFlag)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/s3: -scale:", err)
 		os.Exit(2)
 	}
-	if err := run(*n, *runs, *workers, *src, strings.Split(*only, ","), strings.Split(*count, ","), scaleAt, *scaleBatch); err != nil {
+	stop := func() {}
+	if *spinners > 0 {
+		if stop, _, err = contend(*spinners); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/s3: -contend:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("contention: %d CPU spinners beside the engine, niceness %d\n\n", *spinners, niceness())
+	}
+	err = run(*n, *runs, *workers, *src, strings.Split(*only, ","), strings.Split(*count, ","), scaleAt, *scaleBatch)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/s3:", err)
 		os.Exit(1)
 	}
@@ -152,8 +163,8 @@ func run(n, runs, workers int, src string, only, count []string, scaleAt []int, 
 			}
 			times[p.name] = append(times[p.name], t)
 			loads = append(loads, loadAverage())
-			fmt.Fprintf(os.Stderr, "run %d: %s %.2f s wall, %.2f s CPU, engine %.2f s CPU (load %.2f)\n",
-				r+1, p.name, t.wall, t.cpu, t.engine, loads[len(loads)-1])
+			fmt.Fprintf(os.Stderr, "run %d: %s %.2f s wall, %.2f s CPU, engine %.2f s CPU, other processes %.2f cores busy (load %.2f)\n",
+				r+1, p.name, t.wall, t.cpu, t.engine, t.othersBusy(), loads[len(loads)-1])
 		}
 	}
 	counts := map[string]map[s3test.Kind]int{}
@@ -183,7 +194,9 @@ func (b *bench) timed(p program, endpoint string) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
+	machine := machineCPU()
 	res, err := measure.Run(p.argv(b, endpoint), measure.Options{Limit: 60 * time.Minute})
+	machine = machineCPU() - machine
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", p.name, err)
 	}
@@ -197,7 +210,9 @@ func (b *bench) timed(p program, endpoint string) (sample, error) {
 	if left, err := b.count(); err != nil || left != 0 {
 		return sample{}, fmt.Errorf("%s left %d of %d objects (%v)", p.name, left, b.n, err)
 	}
-	return sample{wall: res.Wall, cpu: res.CPU, engine: after - before}, nil
+	t := sample{wall: res.Wall, cpu: res.CPU, engine: after - before}
+	t.others = max(0, machine-t.cpu-t.engine)
+	return t, nil
 }
 
 // counted runs p once more through a counting proxy and returns its

@@ -75,7 +75,7 @@ func (b *bench) env(endpoint string, rclone bool) []string {
 // report prints the wall-time table (with each program's CPU and the
 // engine's over the same runs), the load average and the request table.
 func (b *bench) report(progs []program, times map[string][]sample, counts map[string]map[s3test.Kind]int, loads []float64) {
-	fmt.Printf("| program | median wall s | runs (wall s) | median CPU s | median engine CPU s | engine CPU ms per object | river-gc ÷ it: wall | river-gc ÷ it: CPU (own + engine) |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| program | median wall s | runs (wall s) | median CPU s | median engine CPU s | engine CPU ms per object | other processes' cores busy (runs) | river-gc ÷ it: wall | river-gc ÷ it: CPU (own + engine) |\n|---|---|---|---|---|---|---|---|---|\n")
 	med := func(name string, f func(sample) float64) float64 {
 		xs := make([]float64, len(times[name]))
 		for i, t := range times[name] {
@@ -92,8 +92,12 @@ func (b *bench) report(progs []program, times map[string][]sample, counts map[st
 			cpuRatio = fmt.Sprintf("%.2f", med("river-gc", total)/med(p.name, total))
 		}
 		eng := med(p.name, func(t sample) float64 { return t.engine })
-		fmt.Printf("| %s | %.2f | %s | %.2f | %.2f | %.3f | %s | %s |\n", p.name, med(p.name, wall), fmtRuns(times[p.name]),
-			med(p.name, func(t sample) float64 { return t.cpu }), eng, 1000*eng/float64(b.n), wallRatio, cpuRatio)
+		busy := make([]float64, len(times[p.name]))
+		for i, t := range times[p.name] {
+			busy[i] = t.othersBusy()
+		}
+		fmt.Printf("| %s | %.2f | %s | %.2f | %.2f | %.3f | %s | %s | %s |\n", p.name, med(p.name, wall), fmtRuns(times[p.name]),
+			med(p.name, func(t sample) float64 { return t.cpu }), eng, 1000*eng/float64(b.n), fmtFloats(busy), wallRatio, cpuRatio)
 	}
 	fmt.Printf("\nLoad average (1 min) before the first run and after each: %s\n", fmtFloats(loads))
 	if len(counts) == 0 {

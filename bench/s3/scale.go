@@ -17,8 +17,8 @@ import (
 // DeleteObject If-Match; more: a DeleteObjects with an ETag per key),
 // the wall time and the engine's CPU time for the whole prefix.
 type scaleRow struct {
-	inFlight, keys int
-	wall, engine   float64
+	inFlight, keys       int
+	wall, engine, others float64
 }
 
 // scale measures, for each in-flight count, the engine deleting the n
@@ -49,6 +49,11 @@ func (b *bench) scale(inFlight []int, batch int) ([]scaleRow, error) {
 			if err != nil {
 				return nil, err
 			}
+			self, err := processCPU(os.Getpid())
+			if err != nil {
+				return nil, err
+			}
+			machine := machineCPU()
 			start := time.Now()
 			if err := b.deleteAll(ctx, objs, c, keys); err != nil {
 				return nil, err
@@ -59,11 +64,16 @@ func (b *bench) scale(inFlight []int, batch int) ([]scaleRow, error) {
 				return nil, err
 			}
 			row.engine = after - before
+			selfAfter, err := processCPU(os.Getpid())
+			if err != nil {
+				return nil, err
+			}
+			row.others = max(0, machineCPU()-machine-row.engine-(selfAfter-self))
 			if left, err := b.count(); err != nil || left != 0 {
 				return nil, fmt.Errorf("scale: %d of %d objects left (%v)", left, b.n, err)
 			}
-			fmt.Fprintf(os.Stderr, "scale: %d in flight, %d keys a request: %.2f s, engine %.2f s CPU (load %.2f)\n",
-				c, keys, row.wall, row.engine, loadAverage())
+			fmt.Fprintf(os.Stderr, "scale: %d in flight, %d keys a request: %.2f s, engine %.2f s CPU, other processes %.2f cores busy (load %.2f)\n",
+				c, keys, row.wall, row.engine, row.others/row.wall, loadAverage())
 			rows = append(rows, row)
 		}
 	}
@@ -109,10 +119,10 @@ func (b *bench) deleteAll(ctx context.Context, objs []types.ObjectIdentifier, in
 // reportScale prints the scaling rows: keys a second and the engine's
 // CPU per key on each path.
 func (b *bench) reportScale(rows []scaleRow) {
-	fmt.Printf("| in flight | keys a request | wall s | keys/s | engine CPU s | engine CPU ms per key | engine cores busy |\n|---|---|---|---|---|---|---|\n")
+	fmt.Printf("| in flight | keys a request | wall s | keys/s | engine CPU s | engine CPU ms per key | engine cores busy | other processes' cores busy |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Printf("| %d | %d | %.2f | %.0f | %.2f | %.3f | %.2f |\n", r.inFlight, r.keys, r.wall, float64(b.n)/r.wall,
-			r.engine, 1000*r.engine/float64(b.n), r.engine/r.wall)
+		fmt.Printf("| %d | %d | %.2f | %.0f | %.2f | %.3f | %.2f | %.2f |\n", r.inFlight, r.keys, r.wall, float64(b.n)/r.wall,
+			r.engine, 1000*r.engine/float64(b.n), r.engine/r.wall, r.others/r.wall)
 	}
 	fmt.Println()
 }

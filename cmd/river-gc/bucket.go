@@ -6,6 +6,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	"github.com/plangate-gc/plangate-gc/internal/bucket"
@@ -32,9 +35,13 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 	if errors.Is(err, bucket.ErrBadRoot) {
 		return nil, configErr("gc-cfg-bucket-root", q(dir))
 	}
+	if errors.Is(err, bucket.ErrBadTimeout) {
+		return nil, configErr("gc-cfg-bucket-timeout", bucket.TimeoutEnv, q(os.Getenv(bucket.TimeoutEnv)))
+	}
 	if err != nil {
 		return nil, bucketErr(dir, err)
 	}
+	b.SingleCanary = fmt.Sprintf("%ssingle-%d-%d", gc.CanaryDir, os.Getpid(), time.Now().UnixNano())
 	root := gc.OpenObjects(b.Root(), b)
 	found, err := holdsData(ctx, b)
 	switch {
@@ -62,7 +69,13 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 func bucketErr(root string, err error) error {
 	var ce *bucket.CredentialsError
 	var ue *bucket.UnreachableError
+	var cu *bucket.CredentialsUnavailableError
+	var se *bucket.SilentError
 	switch {
+	case errors.As(err, &se):
+		return configErr("gc-cfg-bucket-silent", q(root), se.Timeout, bucket.TimeoutEnv)
+	case errors.As(err, &cu):
+		return configErr("gc-cfg-bucket-nocredentials", q(root))
 	case errors.As(err, &ce):
 		return configErr("gc-cfg-bucket-credentials", q(root), ce.Code)
 	case errors.As(err, &ue):

@@ -225,15 +225,8 @@ func TestBucketTwinTree(t *testing.T) {
 	diskEqualsBucket(t, dir, srv, name, "org/repo/")
 	for _, k := range []string{".river/memory/index.json", "artifacts/evals/results.jsonl"} {
 		d, _ := os.ReadFile(filepath.Join(dir, k))
-		out, err := srv.Client().GetObject(context.Background(), &s3.GetObjectInput{Bucket: &name, Key: aws.String("org/repo/" + k)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var b bytes.Buffer
-		b.ReadFrom(out.Body) //nolint:errcheck // compared below
-		out.Body.Close()
-		if !bytes.Equal(d, b.Bytes()) || bytes.Equal(d, []byte(twinTree[k])) {
-			t.Errorf("%s was not rewritten alike:\ndisk:   %q\nbucket: %q", k, d, b.Bytes())
+		if b := objectBytes(t, srv, name, "org/repo/"+k); !bytes.Equal(d, b) || bytes.Equal(d, []byte(twinTree[k])) {
+			t.Errorf("%s was not rewritten alike:\ndisk:   %q\nbucket: %q", k, d, b)
 		}
 	}
 }

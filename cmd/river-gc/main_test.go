@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"io"
 	"os"
 	"os/exec"
@@ -224,6 +225,9 @@ func worldTempDir(t *testing.T, pattern string) string {
 // run `river-gc --emit-inventory | plangate-gc` with both real commands.
 func buildPlangateGC(t *testing.T, dir string) {
 	t.Helper()
+	if err := modfiles.Record(); err != nil {
+		t.Fatal(err)
+	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go command is needed to build plangate-gc: %v", err)

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -46,6 +47,9 @@ func release(t *testing.T) string {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not found: put Go on PATH to run it")
+	}
+	if err := modfiles.Record(); err != nil {
+		t.Fatal(err)
 	}
 	build.once.Do(func() {
 		dir, err := os.MkdirTemp("", "river-gc-action-")

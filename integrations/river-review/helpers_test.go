@@ -3,6 +3,7 @@ package riverreview
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,6 +131,9 @@ func ourSkillDir(t *testing.T) (dir, rel string) {
 // buildRiverGC builds river-gc from this module into a temporary directory.
 func buildRiverGC(t *testing.T) string {
 	t.Helper()
+	if err := modfiles.Record(); err != nil {
+		t.Fatal(err)
+	}
 	bin := filepath.Join(t.TempDir(), "river-gc")
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/plangate-gc/plangate-gc/cmd/river-gc")
 	if out, err := cmd.CombinedOutput(); err != nil {

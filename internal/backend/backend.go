@@ -43,8 +43,15 @@ var (
 	// tag names (or, for IfAbsent, an object exists).
 	ErrChanged = errors.New("changed since scanned")
 	// ErrNotDone: the request failed and the object is, as far as could
-	// be checked, still the one judged: it was certainly not deleted.
+	// be checked, still the one judged: not deleted when it was looked
+	// up. A request that was sent may still be acted on later (one queued
+	// in a proxy, or retried by a load balancer, after the client gave up:
+	// attack3 F7), so the journal that names it stays, unless the error
+	// also wraps ErrNotSent.
 	ErrNotDone = errors.New("not done; the object is unchanged")
+	// ErrNotSent: no request for the object was sent (wrapped with
+	// ErrNotDone): it certainly was not deleted.
+	ErrNotSent = errors.New("no request was sent")
 )
 
 // Backend is what a river gc run needs of the place its artifacts live.

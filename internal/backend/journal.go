@@ -86,8 +86,56 @@ type Recovered struct {
 	Runs      []string // the runs they belong to, sorted
 	Removed   []string // sorted, without repeats
 	Rewritten []string
-	// Finished: every run wrote its "done".
+	// Finished: every run wrote its "done" (and every journal was read).
 	Finished bool
+	// Unreadable are the journal objects holding lines not in the
+	// journal's form (a third party's object, a garbled one): read as far
+	// as they go, then set aside rather than obeyed (SetAside), so that
+	// no later run is stopped by them (attack3 F5; decision 133 on disk).
+	Unreadable []Unreadable
+}
+
+// Unreadable is one journal object with Lines lines not in the
+// journal's form, and the key SetAside moves it to ("" for one beyond
+// the bound read, which stays where it is).
+type Unreadable struct {
+	Object Object
+	Lines  int
+	Aside  string
+	data   []byte // nil when the object is beyond the bound read
+}
+
+// SetAside moves each unreadable journal object to its Aside key (or
+// Aside-2, … when that holds other bytes): a copy created only if absent,
+// then the original deleted on the ETag that was read, so one rewritten
+// since stays where it is. An object larger than the bound read is not
+// moved (its copy would be cut). It returns the first failure.
+func SetAside(ctx context.Context, b Backend, un []Unreadable) error {
+	var first error
+	for _, u := range un {
+		if u.data == nil {
+			continue
+		}
+		var err error
+		for n := 1; n <= 10; n++ {
+			key := u.Aside
+			if n > 1 {
+				key = fmt.Sprintf("%s-%d", u.Aside, n)
+			}
+			if _, err = PutOwn(ctx, b, key, u.data, Cond{IfAbsent: true}); !errors.Is(err, ErrChanged) {
+				break
+			}
+		}
+		if err == nil {
+			if err = b.Delete(ctx, []Object{u.Object})[0]; errors.Is(err, ErrNotExist) {
+				err = nil
+			}
+		}
+		if err != nil && first == nil {
+			first = fmt.Errorf("set aside journal %s: %w", u.Object.Key, err)
+		}
+	}
+	return first
 }
 
 // Recover reads every journal object under dir and checks each intent
@@ -106,27 +154,30 @@ func Recover(ctx context.Context, b Backend, dir string) (*Recovered, error) {
 	done := map[string]bool{}
 	for _, o := range objs {
 		name := strings.TrimPrefix(o.Key, dir)
-		i := strings.LastIndexByte(name, '-')
-		if i < 0 {
-			return nil, fmt.Errorf("journal %s: %w", o.Key, errBadJournal)
-		}
-		run := name[:i]
+		run, _, named := cutRun(name)
 		if !slices.Contains(rec.Runs, run) {
 			rec.Runs = append(rec.Runs, run)
 		}
-		data, _, err := b.Get(ctx, o.Key, maxJournalBytes)
+		data, got, err := b.Get(ctx, o.Key, maxJournalBytes)
 		if err != nil {
 			return nil, fmt.Errorf("journal %s: %w", o.Key, err)
 		}
-		ins, isDone, err := parseJournal(data)
-		if err != nil {
-			return nil, fmt.Errorf("journal %s: %w", o.Key, err)
+		ins, isDone, bad := parseJournal(data)
+		if int64(len(data)) > maxJournalBytes || !named {
+			bad++
+		}
+		if bad > 0 {
+			u := Unreadable{Object: got, Lines: bad}
+			if int64(len(data)) <= maxJournalBytes { // else its copy would be cut: kept where it is
+				u.Aside, u.data = strings.TrimSuffix(dir, "/")+AsideSuffix+name, data
+			}
+			rec.Unreadable = append(rec.Unreadable, u)
 		}
 		done[run] = done[run] || isDone
 		intents = append(intents, ins...)
 	}
 	slices.Sort(rec.Runs)
-	rec.Finished = true
+	rec.Finished = len(rec.Unreadable) == 0
 	for _, r := range rec.Runs {
 		rec.Finished = rec.Finished && done[r]
 	}
@@ -150,15 +201,34 @@ func Recover(ctx context.Context, b Backend, dir string) (*Recovered, error) {
 	return rec, nil
 }
 
-// errBadJournal marks a journal object that is not in the journal's form.
-var errBadJournal = errors.New("not a river gc journal")
+// AsideSuffix follows the journal directory's name in the directory
+// unreadable journal objects are set aside in (".river/gc-journal" →
+// ".river/gc-journal-unreadable/"): outside the journal, so that no
+// later run reads them.
+const AsideSuffix = "-unreadable/"
 
-// parseJournal reads one journal object.
-func parseJournal(data []byte) (ins []Intent, done bool, err error) {
+// cutRun splits a journal object's name into its run and its sequence
+// ("host.pid.ns-000001", "host.pid.ns-done"); named is false for a name
+// not of that form.
+func cutRun(name string) (run, seq string, named bool) {
+	i := strings.LastIndexByte(name, '-')
+	if i <= 0 {
+		return name, "", false
+	}
+	return name[:i], name[i+1:], true
+}
+
+// parseJournal reads one journal object as far as it goes: every intent
+// line that parses, wherever it stands, and the number of lines (a
+// missing or foreign header counted as one) not in the journal's form.
+func parseJournal(data []byte) (ins []Intent, done bool, bad int) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, maxJournalBytes)
-	if !sc.Scan() || sc.Text() != JournalHeader {
-		return nil, false, errBadJournal
+	if first := sc.Scan(); !first || sc.Text() != JournalHeader {
+		bad++ // no header of ours; an intent in its place is still read
+		if in, ok := parseIntent(sc.Text()); first && ok {
+			ins = append(ins, in)
+		}
 	}
 	for sc.Scan() {
 		line := sc.Text()
@@ -166,18 +236,31 @@ func parseJournal(data []byte) (ins []Intent, done bool, err error) {
 			done = true
 			continue
 		}
-		op, rest, _ := strings.Cut(line, " ")
-		tag, n, err := unquotePrefix(rest)
-		if (op != "delete" && op != "rewrite") || err != nil || len(rest) <= n || rest[n] != ' ' {
-			return nil, false, errBadJournal
+		in, ok := parseIntent(line)
+		if !ok {
+			bad++
+			continue
 		}
-		key, err := strconv.Unquote(rest[n+1:])
-		if err != nil {
-			return nil, false, errBadJournal
-		}
-		ins = append(ins, Intent{Op: op, Key: key, Tag: tag})
+		ins = append(ins, in)
 	}
-	return ins, done, nil
+	if sc.Err() != nil {
+		bad++ // a line beyond the bound: the rest is not read
+	}
+	return ins, done, bad
+}
+
+// parseIntent reads one intent line: <op> <quoted tag> <quoted key>.
+func parseIntent(line string) (Intent, bool) {
+	op, rest, _ := strings.Cut(line, " ")
+	tag, n, err := unquotePrefix(rest)
+	if (op != "delete" && op != "rewrite") || err != nil || len(rest) <= n || rest[n] != ' ' {
+		return Intent{}, false
+	}
+	key, err := strconv.Unquote(rest[n+1:])
+	if err != nil {
+		return Intent{}, false
+	}
+	return Intent{Op: op, Key: key, Tag: tag}, true
 }
 
 // unquotePrefix unquotes the Go string literal s starts with and says

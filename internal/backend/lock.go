@@ -91,16 +91,28 @@ func lockFailure(key string, err error) error {
 	return err
 }
 
-// read returns the lock object at key and its lease; an unreadable body
-// is a lease that has run out (it can only be taken over conditionally).
+// UnreadableHolder names the holder of a lock object whose body is no
+// lease (a third party's write, a garbled one).
+const UnreadableHolder = "an unreadable lock object"
+
+// unreadableLease is how long a lock object whose body is no lease holds
+// from its last write: river gc's own lease. Taking it over at once
+// (attack3 F8) let a second run delete beside a live one whose lock a
+// third party had overwritten, and remove its journal after its record.
+const unreadableLease = 15 * time.Minute
+
+// read returns the lock object at key and its lease. A body that is no
+// lease (not JSON, or neither holder nor expiry) holds for
+// unreadableLease from the object's last write, then can be taken over
+// (conditionally, like any stale lease).
 func read(ctx context.Context, b Backend, key string) (Object, lease, error) {
 	data, obj, err := b.Get(ctx, key, maxLeaseBytes)
 	if err != nil {
 		return obj, lease{}, err
 	}
 	var l lease
-	if json.Unmarshal(data, &l) != nil {
-		return obj, lease{}, nil
+	if json.Unmarshal(data, &l) != nil || (l.Holder == "" && l.Expires == 0) {
+		return obj, lease{Holder: UnreadableHolder, Expires: (obj.ModTimeNs + int64(unreadableLease)) / int64(time.Second)}, nil
 	}
 	return obj, l, nil
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/smithy-go/logging"
 	"github.com/aws/smithy-go/middleware"
 )
 
@@ -76,6 +77,13 @@ type Bucket struct {
 	// of all Delete calls together (read when Delete is first called).
 	Concurrency int
 
+	// SingleCanary is the key (relative to the root) of the canary
+	// object that proves DeleteObject If-Match before the first key XML
+	// cannot carry is deleted that way; unset, such keys are not deleted.
+	SingleCanary string
+	singleOnce   sync.Once
+	singleErr    error
+
 	slotsOnce   sync.Once
 	deleteSlots chan struct{}
 
@@ -93,12 +101,20 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 		return nil, err
 	}
 	readFileEndpoints()
-	cfg, err := config.LoadDefaultConfig(ctx)
+	timeout, err := attemptTimeout()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, config.WithHTTPClient(httpClient(timeout)),
+		config.WithLogger(logging.Nop{})) // river gc words its own failures; the SDK's warnings are not ours to print
 	if err != nil {
 		return nil, fmt.Errorf("AWS configuration: %w", redact(err))
 	}
 	if cfg.Region == "" {
 		return nil, ErrNoRegion
+	}
+	if cfg.Credentials != nil {
+		cfg.Credentials = aws.NewCredentialsCache(guardedCredentials{cfg.Credentials})
 	}
 	b := &Bucket{name: name, prefix: prefix, Concurrency: 16, counts: map[string]int{}}
 	pathStyle := os.Getenv("AWS_S3_USE_PATH_STYLE") == "true"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -29,15 +30,20 @@ const PageSize = 1000
 // is listed like any other, so that the caller accounts for it
 // (decision 231).
 func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object) error) error {
-	in := &s3.ListObjectsV2Input{Bucket: &b.name, Prefix: aws.String(b.prefix + prefix), MaxKeys: aws.Int32(PageSize)}
+	full := b.prefix + prefix
+	in := &s3.ListObjectsV2Input{Bucket: &b.name, Prefix: aws.String(full), MaxKeys: aws.Int32(PageSize),
+		EncodingType: types.EncodingTypeUrl}
 	last, empty := "", 0
 	for first := true; first || aws.ToString(in.ContinuationToken) != ""; first = false {
 		page, err := b.client.ListObjectsV2(ctx, in)
 		if err != nil {
-			return fmt.Errorf("list %s: %w", b.prefix+prefix, classify(err))
+			return fmt.Errorf("list %s: %w", full, classify(err))
+		}
+		if err := decodeKeys(page, full); err != nil {
+			return fmt.Errorf("list %s: %w", full, err)
 		}
 		if err := pageLies(page, in.ContinuationToken, &last, &empty); err != nil {
-			return fmt.Errorf("list %s: %w", b.prefix+prefix, err)
+			return fmt.Errorf("list %s: %w", full, err)
 		}
 		in.ContinuationToken = nil
 		if aws.ToBool(page.IsTruncated) {
@@ -55,6 +61,31 @@ func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object
 			if err := fn(obj); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// decodeKeys turns the keys of a page listed with EncodingType=url back
+// into the stored keys. XML 1.0 cannot carry most control characters: a
+// server that writes keys raw shows U+0001 as U+FFFD, another key
+// (attack3 F3), so river gc asks for URL-encoded keys and decodes them
+// only when the page says it is encoded (a server that ignores the
+// request sends raw keys, and decoding those would turn '+' into ' ').
+// A key outside the prefix asked for is a page that cannot be trusted.
+func decodeKeys(page *s3.ListObjectsV2Output, prefix string) error {
+	encoded := page.EncodingType == types.EncodingTypeUrl
+	for i := range page.Contents {
+		k := aws.ToString(page.Contents[i].Key)
+		if encoded {
+			var err error
+			if k, err = url.QueryUnescape(k); err != nil {
+				return fmt.Errorf("%w: key %q is not URL-encoded", ErrListing, aws.ToString(page.Contents[i].Key))
+			}
+			page.Contents[i].Key = aws.String(k)
+		}
+		if !strings.HasPrefix(k, prefix) {
+			return fmt.Errorf("%w: key %q is not below %q", ErrListing, k, prefix)
 		}
 	}
 	return nil
@@ -188,23 +219,30 @@ func (b *Bucket) Delete(ctx context.Context, objs []backend.Object) []error {
 
 // deleteBatch is one DeleteObjects request.
 func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []error) {
-	ids := make([]types.ObjectIdentifier, len(objs))
+	ids := make([]types.ObjectIdentifier, 0, len(objs))
 	index := make(map[string]int, len(objs))
+	answered := make([]bool, len(objs))
 	for i, o := range objs {
-		ids[i] = types.ObjectIdentifier{Key: aws.String(b.prefix + o.Key), ETag: aws.String(o.Tag)}
+		if !xmlSafe(b.prefix + o.Key) { // named in the URL instead (attack3 F3)
+			errs[i], answered[i] = b.deleteOne(ctx, o), true
+			continue
+		}
+		ids = append(ids, types.ObjectIdentifier{Key: aws.String(b.prefix + o.Key), ETag: aws.String(o.Tag)})
 		index[b.prefix+o.Key] = i
+	}
+	if len(ids) == 0 {
+		return
 	}
 	out, err := b.client.DeleteObjects(ctx, &s3.DeleteObjectsInput{Bucket: &b.name,
 		Delete: &types.Delete{Objects: ids, Quiet: aws.Bool(false)}})
 	if err != nil {
-		b.settle(ctx, objs, errs, fmt.Errorf("delete: %w", classify(err)))
+		b.settleUnanswered(ctx, objs, errs, answered, fmt.Errorf("delete: %w", classify(err)))
 		return
 	}
 	retried := false
 	if res, ok := retry.GetAttemptResults(out.ResultMetadata); ok {
 		retried = len(res.Results) > 1
 	}
-	answered := make([]bool, len(objs))
 	for _, d := range out.Deleted {
 		if i, ok := index[aws.ToString(d.Key)]; ok {
 			answered[i] = true
@@ -215,16 +253,45 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 		if !ok {
 			continue
 		}
-		answered[i] = true
-		errs[i] = b.keyError(ctx, objs[i], aws.ToString(e.Code), aws.ToString(e.Message))
-		if retried && errors.Is(errs[i], backend.ErrNotExist) {
-			errs[i] = nil
+		switch code := aws.ToString(e.Code); code {
+		case "NoSuchKey", "PreconditionFailed", "ConditionalRequestConflict":
+			answered[i] = true
+			errs[i] = b.keyError(ctx, objs[i], code, aws.ToString(e.Message))
+			if retried && errors.Is(errs[i], backend.ErrNotExist) {
+				errs[i] = nil
+			}
+		default: // the server's own failure for the key: what became of it is looked up
+			answered[i] = false
+			errs[i] = redact(fmt.Errorf("delete %s: %s: %s", objs[i].Key, code, aws.ToString(e.Message)))
 		}
 	}
+	// A key the answer does not name (left out, or spelt otherwise), or
+	// fails with the server's own error, may have been deleted: looked up
+	// like the keys of a failed request (attack3 F4, F6).
+	b.settleUnanswered(ctx, objs, errs, answered, errors.New("the server did not answer for this key"))
+}
+
+// settleUnanswered settles the objects not answered[] (their outcome
+// unknown after cause, or after the error errs already holds for one)
+// with settle.
+func (b *Bucket) settleUnanswered(ctx context.Context, objs []backend.Object, errs []error, answered []bool, cause error) {
+	var sub []backend.Object
+	var at []int
 	for i := range objs {
 		if !answered[i] {
-			errs[i] = fmt.Errorf("delete %s: the server did not answer for this key", objs[i].Key)
+			sub, at = append(sub, objs[i]), append(at, i)
 		}
+	}
+	if len(sub) == 0 {
+		return
+	}
+	subErrs := make([]error, len(sub))
+	for j, i := range at {
+		subErrs[j] = errs[i]
+	}
+	b.settle(ctx, sub, subErrs, cause)
+	for j, i := range at {
+		errs[i] = subErrs[j]
 	}
 }
 
@@ -242,6 +309,10 @@ func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			cause := cause
+			if errs[i] != nil { // this key's own failure
+				cause = errs[i]
+			}
 			head, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
 			switch {
 			case errors.Is(classify(err), backend.ErrNotExist):
@@ -270,7 +341,7 @@ func (b *Bucket) keyError(ctx context.Context, o backend.Object, code, msg strin
 		}
 		return backend.ErrChanged
 	}
-	return fmt.Errorf("delete %s: %s: %s", o.Key, code, msg)
+	return redact(fmt.Errorf("delete %s: %s: %s", o.Key, code, msg))
 }
 
 // ErrNoSuchBucket means the server has no bucket of the root's name: a

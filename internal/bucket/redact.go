@@ -120,6 +120,9 @@ func redact(err error) error {
 	for _, u := range urls {
 		out = redactEndpoint(out, u)
 	}
+	for _, v := range knownSecrets() {
+		out = strings.ReplaceAll(out, v, hidden)
+	}
 	if out == msg {
 		return err
 	}

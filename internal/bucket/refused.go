@@ -2,6 +2,7 @@ package bucket
 
 import (
 	"errors"
+	"net"
 	"net/url"
 	"slices"
 
@@ -32,6 +33,17 @@ type UnreachableError struct {
 func (e *UnreachableError) Error() string { return "cannot reach " + e.Host + ": " + e.Err.Error() }
 func (e *UnreachableError) Unwrap() error { return e.Err }
 
+// SilentError means the server did not finish an answer within the
+// attempt's timeout (TimeoutEnv) on any attempt: it accepted the
+// connection and said nothing, or too slowly.
+type SilentError struct {
+	Timeout string
+	Err     error
+}
+
+func (e *SilentError) Error() string { return "the server did not answer within " + e.Timeout }
+func (e *SilentError) Unwrap() error { return e.Err }
+
 // ErrNoRegion means the SDK's standard chain gave no region (AWS_REGION,
 // the profile's region): the SDK would refuse every request.
 var ErrNoRegion = errors.New("no region is set")
@@ -41,12 +53,18 @@ var ErrNoRegion = errors.New("no region is set")
 var credentialCodes = []string{"InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "ExpiredToken",
 	"InvalidToken", "TokenRefreshRequired", "InvalidClientTokenId", "AuthorizationHeaderMalformed"}
 
-// refused maps err to a CredentialsError or an UnreachableError, or
+// refused maps err to a CredentialsError, a SilentError or an
+// UnreachableError, or
 // returns nil for any other error.
 func refused(err error) error {
 	var api smithy.APIError
 	if errors.As(err, &api) && slices.Contains(credentialCodes, api.ErrorCode()) {
 		return &CredentialsError{Code: api.ErrorCode(), Err: err}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		d, _ := attemptTimeout()
+		return &SilentError{Timeout: d.String(), Err: err}
 	}
 	var send *smithyhttp.RequestSendError
 	var ue *url.Error

@@ -17,6 +17,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,6 +67,9 @@ var (
 // from TestMain to remove it.
 func Build(t testing.TB) *Release {
 	t.Helper()
+	if err := modfiles.Record(); err != nil {
+		t.Fatal(err)
+	}
 	once.Do(func() { built, skipMsg, failMsg = build() })
 	if skipMsg != "" {
 		t.Skip(skipMsg)

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -78,7 +81,7 @@ var bucketRun = randomHex(3)
 // then the bucket.
 func RemoveBucket(ctx context.Context, c *s3.Client, bucket string) error {
 	for page := 0; page < 1000; page++ {
-		out, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &bucket})
+		out, err := c.ListObjectVersions(ctx, &s3.ListObjectVersionsInput{Bucket: &bucket, EncodingType: types.EncodingTypeUrl})
 		if err != nil {
 			return err
 		}
@@ -88,6 +91,13 @@ func RemoveBucket(ctx context.Context, c *s3.Client, bucket string) error {
 		}
 		for _, m := range out.DeleteMarkers {
 			ids = append(ids, types.ObjectIdentifier{Key: m.Key, VersionId: m.VersionId})
+		}
+		if len(ids) > 0 && out.EncodingType != types.EncodingTypeUrl {
+			// This engine's version listing ignores EncodingType: its
+			// current keys come from ListObjectsV2, which honours it.
+			if ids, err = unsafeKeys(ctx, c, bucket, ids); err != nil {
+				return err
+			}
 		}
 		if len(ids) == 0 {
 			_, err := c.DeleteBucket(ctx, &s3.DeleteBucketInput{Bucket: &bucket})
@@ -110,6 +120,36 @@ func RemoveBucket(ctx context.Context, c *s3.Client, bucket string) error {
 		}
 	}
 	return fmt.Errorf("bucket %s: still not empty after 1000 pages", bucket)
+}
+
+// unsafeKeys deletes, one DeleteObject each, the objects whose keys XML
+// cannot carry (U+0001, say: a listing shows it, and a DeleteObjects body
+// names it, as U+FFFD), found by a URL-encoded ListObjectsV2; it returns
+// ids without the versions that listing misnamed.
+func unsafeKeys(ctx context.Context, c *s3.Client, bucket string, ids []types.ObjectIdentifier) ([]types.ObjectIdentifier, error) {
+	out, err := c.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: &bucket, EncodingType: types.EncodingTypeUrl})
+	if err != nil {
+		return nil, err
+	}
+	deleted := false
+	for _, o := range out.Contents {
+		k, err := url.QueryUnescape(aws.ToString(o.Key))
+		if err != nil {
+			return nil, fmt.Errorf("listed key %q: %w", aws.ToString(o.Key), err)
+		}
+		if strings.ContainsFunc(k, func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' }) {
+			if _, err := c.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &bucket, Key: &k}); err != nil {
+				return nil, err
+			}
+			deleted = true
+		}
+	}
+	if !deleted {
+		return ids, nil
+	}
+	return slices.DeleteFunc(ids, func(id types.ObjectIdentifier) bool {
+		return strings.ContainsRune(aws.ToString(id.Key), utf8.RuneError)
+	}), nil
 }
 
 // waitReady polls, in a bounded loop, until the engine creates a bucket,

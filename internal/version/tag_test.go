@@ -1,6 +1,7 @@
 package version
 
 import (
+	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,9 @@ import (
 // tag (the go command stamps the main module's VCS tag into the build
 // information); a change to a tracked file makes the build "+dirty".
 func TestTaggedCheckoutReportsTheTag(t *testing.T) {
+	if err := modfiles.Record(); err != nil {
+		t.Fatal(err)
+	}
 	if testing.Short() {
 		t.Skip("-short: builds both binaries in a clone")
 	}

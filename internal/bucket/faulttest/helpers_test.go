@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +49,9 @@ func run(m *testing.M) int {
 // engine, so skipped runs build nothing).
 func binary(t *testing.T) string {
 	t.Helper()
+	if err := modfiles.Record(); err != nil {
+		t.Fatal(err)
+	}
 	buildOnce.Do(func() {
 		riverGC = filepath.Join(binDir, "river-gc")
 		out, err := exec.Command("go", "build", "-o", riverGC, "github.com/plangate-gc/plangate-gc/cmd/river-gc").CombinedOutput()
@@ -220,8 +224,16 @@ func ours(rel string) bool { return strings.HasPrefix(rel, ".river/gc-") }
 // root-relative, and fails t for any deleted more than once.
 func engineDeleted(t *testing.T, p *s3test.FaultProxy) []string {
 	t.Helper()
+	return deletedOnce(t, p.Deleted())
+}
+
+// deletedOnce lists (sorted, root-relative) the keys of counts (bucket
+// keys, how often the engine deleted each), river gc's own left out, and
+// fails t for any deleted more than once.
+func deletedOnce(t *testing.T, counts map[string]int) []string {
+	t.Helper()
 	var ks []string
-	for k, n := range p.Deleted() {
+	for k, n := range counts {
 		rel := strings.TrimPrefix(k, prefix)
 		if ours(rel) {
 			continue

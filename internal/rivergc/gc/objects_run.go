@@ -41,7 +41,8 @@ func runName() string {
 }
 
 // holderOf reads the process a bucket lock names (runName's
-// host.pid.nanoseconds), as a disk lock's holder is named.
+// host.pid.nanoseconds) and when it started, as a disk lock's holder is
+// named.
 func holderOf(run string) (sweep.Holder, bool) {
 	parts := strings.Split(run, ".")
 	if len(parts) < 3 {
@@ -51,7 +52,11 @@ func holderOf(run string) (sweep.Holder, bool) {
 	if err != nil || pid <= 0 {
 		return sweep.Holder{}, false
 	}
-	return sweep.Holder{PID: pid, Host: strings.Join(parts[:len(parts)-2], ".")}, true
+	h := sweep.Holder{PID: pid, Host: strings.Join(parts[:len(parts)-2], ".")}
+	if ns, err := strconv.ParseInt(parts[len(parts)-1], 10, 64); err == nil && ns > 0 {
+		h.Start = ns / int64(time.Second) // when the run started (runName)
+	}
+	return h, true
 }
 
 // ProveConditions checks, before a --force run on a bucket deletes
@@ -104,6 +109,9 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	if rerr != nil {
 		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, JournalDir, rerr))
 	}
+	for _, u := range unreadable(rec) { // read as far as it goes, then set aside (decision 287)
+		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, u.Object.Key, &fserr.UnreadableJournalError{Lines: u.Lines, SetAside: u.Aside}))
+	}
 	jn := backend.NewJournal(b, JournalDir, name)
 	versioned, uncertain := false, false
 	switch {
@@ -152,11 +160,21 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force && recorded && rerr == nil && !uncertain {
 		objs := jn.Objects()
 		if rec != nil {
-			objs = append(objs, rec.Objects...)
+			objs = append(objs, slices.DeleteFunc(slices.Clone(rec.Objects), func(o backend.Object) bool {
+				return slices.ContainsFunc(rec.Unreadable, func(u backend.Unreadable) bool { return u.Object.Key == o.Key })
+			})...)
 		}
-		err = errors.Join(err, backend.Remove(bg, b, objs))
+		err = errors.Join(err, backend.Remove(bg, b, objs), backend.SetAside(bg, b, unreadable(rec)))
 	}
 	return out, err
+}
+
+// unreadable is rec's unreadable journal objects (none when rec is nil).
+func unreadable(rec *backend.Recovered) []backend.Unreadable {
+	if rec == nil {
+		return nil
+	}
+	return rec.Unreadable
 }
 
 // deleteObjects deletes the targets in journal batches: each batch is
@@ -193,7 +211,10 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *b
 			case errors.Is(err, backend.ErrChanged):
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}))
 			case errors.Is(err, backend.ErrNotDone):
+				// Unchanged when looked up; a request that was sent may
+				// still be acted on, so its journal stays (attack3 F7).
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
+				uncertain = uncertain || !errors.Is(err, backend.ErrNotSent)
 			default:
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
 				uncertain = true
