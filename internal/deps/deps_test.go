@@ -1,6 +1,7 @@
 package deps
 
 import (
+	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os/exec"
 	"slices"
 	"strings"
@@ -8,6 +9,21 @@ import (
 )
 
 const mod = "github.com/plangate-gc/plangate-gc/"
+
+// golist runs go list, after reading every file of the module so that
+// go test reruns these tests whenever one changes (go list's reads are
+// not go test's: internal/modfiles).
+func golist(t *testing.T, args ...string) []byte {
+	t.Helper()
+	if err := modfiles.Record(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	return out
+}
 
 // allowed lists, for every package of the module, the module packages it
 // may import directly. Data flows one way: bytes → gate → skill → render
@@ -124,10 +140,7 @@ func TestAllowedImports(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not available")
 	}
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, mod+"...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
+	out := golist(t, "-f", `{{.ImportPath}} {{join .Imports " "}}`, mod+"...")
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg := strings.TrimPrefix(fields[0], mod)

@@ -20,10 +20,7 @@ const pureDepsFile = "testdata/pure-deps.txt"
 // without Go's internal and vendored packages.
 func transitive(t *testing.T, pkg string) []string {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-deps", mod+pkg).Output()
-	if err != nil {
-		t.Fatalf("go list -deps %s: %v", pkg, err)
-	}
+	out := golist(t, "-deps", mod+pkg)
 	var deps []string
 	for _, d := range strings.Fields(string(out)) {
 		if strings.HasPrefix(d, mod) || d == strings.TrimSuffix(mod, "/") || isRuntimeInternal(d) {
@@ -91,10 +88,7 @@ func TestEveryTestPackageAcceptsUpdate(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not available")
 	}
-	out, err := exec.Command("go", "list", "-f", `{{.Dir}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}`, mod+"...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
+	out := golist(t, "-f", `{{.Dir}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}`, mod+"...")
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		f := strings.Fields(line)
 		if len(f) < 2 {
