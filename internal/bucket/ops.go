@@ -313,20 +313,27 @@ func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error
 			if errs[i] != nil { // this key's own failure
 				cause = errs[i]
 			}
-			head, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
-			switch {
-			case errors.Is(classify(err), backend.ErrNotExist):
-				errs[i] = nil
-			case err != nil:
-				errs[i] = cause
-			case aws.ToString(head.ETag) == o.Tag:
-				errs[i] = fmt.Errorf("%w: %w", backend.ErrNotDone, cause)
-			default:
-				errs[i] = backend.ErrChanged
-			}
+			errs[i] = b.settleOne(ctx, o, cause)
 		}()
 	}
 	wg.Wait()
+}
+
+// settleOne is what became of o after a delete whose outcome cause left
+// unknown, found with one HEAD: gone is deleted (nil), the judged ETag
+// still there is ErrNotDone, another is ErrChanged, and a key that cannot
+// be looked up keeps cause.
+func (b *Bucket) settleOne(ctx context.Context, o backend.Object, cause error) error {
+	head, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
+	switch {
+	case errors.Is(classify(err), backend.ErrNotExist):
+		return nil
+	case err != nil:
+		return cause
+	case aws.ToString(head.ETag) == o.Tag:
+		return fmt.Errorf("%w: %w", backend.ErrNotDone, cause)
+	}
+	return backend.ErrChanged
 }
 
 // keyError turns DeleteObjects' error for one key into backend's words.

@@ -39,10 +39,9 @@ var ErrSingleUnproven = errors.New("a key XML cannot carry needs DeleteObject If
 
 // deleteOne deletes one object with DeleteObject If-Match on its judged
 // ETag, after proving once per Bucket that the server refuses a wrong
-// one. A refusal, or an answer lost, is settled by a HEAD: gone counts as
-// deleted (an earlier attempt may have deleted it; an over-report, never
-// a deletion without a record), the judged ETag still there is
-// ErrNotDone, another ETag is ErrChanged.
+// one. A refusal, or an answer lost, is settled by settleOne: gone counts
+// as deleted (an earlier attempt may have deleted it; an over-report,
+// never a deletion without a record).
 func (b *Bucket) deleteOne(ctx context.Context, o backend.Object) error {
 	b.singleOnce.Do(func() { b.singleErr = b.proveSingle(ctx) })
 	if b.singleErr != nil {
@@ -52,17 +51,7 @@ func (b *Bucket) deleteOne(ctx context.Context, o backend.Object) error {
 	if err == nil {
 		return nil
 	}
-	cause := fmt.Errorf("delete %s: %w", o.Key, classify(err))
-	head, herr := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
-	switch {
-	case errors.Is(classify(herr), backend.ErrNotExist):
-		return nil
-	case herr != nil:
-		return cause
-	case aws.ToString(head.ETag) != o.Tag:
-		return backend.ErrChanged
-	}
-	return fmt.Errorf("%w: %w", backend.ErrNotDone, cause)
+	return b.settleOne(ctx, o, fmt.Errorf("delete %s: %w", o.Key, classify(err)))
 }
 
 // proveSingle creates a canary object at SingleCanary and checks that a
