@@ -225,6 +225,7 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-err-op-delete":      {"削除できません: %s", "cannot delete: %s"},
 	"gc-err-held":           {"%s のため削除せず、元の名前が使われているため %s として残しました (%s)", "%s; not deleted, and kept as %s because its name was taken (%s)"},
 	"gc-err-held-other":     {"%s のため削除せず、元の名前に戻せなかったため %s として残しました (%s)", "%s; not deleted, and kept as %s because putting it back failed (%s)"},
+	"gc-err-held-dir":       {"ファイルを削除する間 %s として置いたディレクトリを元の名前に戻せませんでした。削除されなかったものはそこにあります (%s)", "the directory was held as %s while its files were deleted and could not be put back; what was not deleted is there (%s)"},
 	"gc-err-private-exists": {"作業用の名前 (.river-gc-deleting.*) が既に使われています", "the private name (.river-gc-deleting.*) is already in use"},
 	"gc-err-name-taken":     {"元の名前が別のファイルに使われています", "the original name is taken by another file"},
 	"gc-err-bad-path":       {"正規のパスではありません", "not a canonical path"},

@@ -228,6 +228,19 @@ func (e *HeldError) Error() string {
 // Unwrap returns Cause and Why.
 func (e *HeldError) Unwrap() []error { return []error{e.Cause, e.Why} }
 
+// HeldDirError says a directory held whole under its private name while
+// its files were deleted could not be put back (Why: ErrNameTaken or an
+// errno): it is at Private, with whatever was not deleted in it.
+type HeldDirError struct {
+	Private string
+	Why     error
+}
+
+func (e *HeldDirError) Error() string { return "held as " + e.Private + ": " + e.Why.Error() }
+
+// Unwrap returns Why.
+func (e *HeldDirError) Unwrap() error { return e.Why }
+
 // NotJournaledError is the errors[] entry of a --force run whose intent
 // journal could not be written (Cause, e.g. ENOSPC): the NotAttempted
 // deletions that were not yet journaled were never tried.

@@ -50,6 +50,7 @@ func causeText(err error, lang render.Lang) string {
 	}
 	var (
 		held    *fserr.HeldError
+		heldDir *fserr.HeldDirError
 		intr    *fserr.InterruptedError
 		notJ    *fserr.NotJournaledError
 		changed *fserr.ChangedError
@@ -72,6 +73,8 @@ func causeText(err error, lang render.Lang) string {
 			key = "gc-err-held-other"
 		}
 		return render.Message(lang, key, causeText(held.Cause, lang), held.Private, causeText(held.Why, lang))
+	case errors.As(err, &heldDir):
+		return render.Message(lang, "gc-err-held-dir", heldDir.Private, causeText(heldDir.Why, lang))
 	case errors.As(err, &notJ):
 		return render.Message(lang, "gc-err-not-journaled", causeText(notJ.Cause, lang), strconv.Itoa(notJ.NotAttempted))
 	case errors.As(err, &intr):

@@ -124,7 +124,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if n := len(restored.Restored); n > 0 {
 		out.Warnings = append(out.Warnings, Warning{Kind: WarnRestored, Path: slices.Min(restored.Restored), N: n})
 	}
-	interrupted, found, rerr := recoverJournals(cfg)
+	interrupted, found, rerr := recoverJournals(cfg, j.leftovers) // those still in place
 	out.Interrupted = interrupted
 	if cfg.Mode == Force && interrupted != nil && len(interrupted.Temps) > 0 {
 		// A killed rewrite's copy, named by its journal: ours, removed.
@@ -174,7 +174,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		}
 	default:
 		if len(j.targets) > 0 {
-			out.apply(deleteJournaled(ctx, cfg, jn, j.targets))
+			out.apply(deleteJournaled(ctx, cfg, jn, j.targets, j.holds))
 		}
 		out.rewriteStores(ctx, cfg, jn, j.rewrites)
 		jn.done()
@@ -225,8 +225,16 @@ func restorable(cfg Config, leftovers []string) []string {
 		dir, name := path.Split(p)
 		orig := dir + strings.TrimPrefix(name, sweep.PrivatePrefix)
 		nfc := norm.NFC.String(orig)
-		return isTracked(cfg, p) || isTracked(cfg, orig) || guarded(guards, nfc) || m.Match(nfc)
+		return isTracked(cfg, p) || isTracked(cfg, orig) || guarded(guards, nfc) || m.Match(nfc) ||
+			trackedUnder(cfg, p) || trackedUnder(cfg, orig) // a held directory
 	})
+}
+
+// trackedUnder reports whether git tracks anything below the directory
+// p (a set that can say so; gitindex.Set does).
+func trackedUnder(cfg Config, p string) bool {
+	u, ok := cfg.Tracked.(interface{ HasUnder(dir string) bool })
+	return ok && u.HasUnder(p)
 }
 
 // judgement is a judged run before any deletion.
@@ -237,6 +245,7 @@ type judgement struct {
 	leftovers []string               // files held under a private name by a killed run
 	files     map[string]fileVerdict // every scanned path (for --explain)
 	runDirs   []runDir               // eval-run directories the removals empty (rundirs.go)
+	holds     []string               // directories --force may hold whole (holds.go)
 }
 
 // fileVerdict is what happened to one scanned file.
@@ -287,7 +296,7 @@ func judge(cfg Config) (judgement, error) {
 		if store != nil && len(res.Removed) > 0 {
 			marks = make([]bool, len(store.store.Entries))
 		}
-		i, n := 0, sc.fileCount()
+		i, n, t0 := 0, sc.fileCount(), len(j.targets)
 		for k, d := range res.Removed {
 			f := sc.file(i)
 			for ; f.Path != d.Path; f = sc.file(i) {
@@ -311,6 +320,7 @@ func judge(cfg Config) (judgement, error) {
 			so.Kept++
 			so.KeptBytes = so.KeptBytes.Add(uint64(sc.file(i).Size))
 		}
+		j.holds = append(j.holds, holdDirs(sc.dirs, j.targets[t0:])...)
 		if marks != nil {
 			so.StoreFreed = uint64(len(store.data) - store.store.SplicedLen(store.data, marks))
 			if cfg.Mode == Force {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
@@ -40,9 +41,10 @@ type Interrupted struct {
 
 // recoverJournals reads the journals below the root. In a dry-run, a
 // journal whose run is alive (the lock is held by another process) is
-// not an interrupted run's and is not reported.
-func recoverJournals(cfg Config) (*Interrupted, []journal.Recovered, error) {
-	found, err := journal.Recover(cfg.Root.FD, heldName)
+// not an interrupted run's and is not reported. held are the leftovers
+// still under their private names (a held directory's files are there).
+func recoverJournals(cfg Config, held []string) (*Interrupted, []journal.Recovered, error) {
+	found, err := journal.Recover(cfg.Root.FD, heldNames(held))
 	if cfg.Mode != Force && len(found) > 0 {
 		// Probed after reading: a run that started since holds the lock
 		// now and its journal is not a leftover. (One that started and
@@ -77,11 +79,26 @@ func recoverJournals(cfg Config) (*Interrupted, []journal.Recovered, error) {
 	return in, found, err
 }
 
-// heldName is the private name sweep holds a file under between its last
-// check and its unlink.
-func heldName(p string) string {
-	dir, name := path.Split(p)
-	return dir + sweep.PrivatePrefix + name
+// heldNames says where a journaled file may be held: under its private
+// name (sweep holds a file there between its last check and its unlink),
+// or in a directory of leftovers (the private paths still in place)
+// that a killed run held whole.
+func heldNames(leftovers []string) func(p string) []string {
+	dirs := map[string]string{} // original path → private path
+	for _, l := range leftovers {
+		dir, name := path.Split(l)
+		dirs[dir+strings.TrimPrefix(name, sweep.PrivatePrefix)] = l
+	}
+	return func(p string) []string {
+		dir, name := path.Split(p)
+		out := []string{dir + sweep.PrivatePrefix + name}
+		for a := path.Dir(p); a != "." && len(dirs) > 0; a = path.Dir(a) {
+			if l, ok := dirs[a]; ok {
+				out = append(out, l+p[len(a):])
+			}
+		}
+		return out
+	}
 }
 
 // runJournal is the run's one intent journal, shared by its deletions
@@ -135,9 +152,9 @@ func (r *runJournal) done() {
 // run is killed names files that are still there, which the next run
 // does not report. A journal that cannot be opened or written stops the
 // deletions there; the rest are counted in the journal error.
-func deleteJournaled(ctx context.Context, cfg Config, jn *runJournal, targets []sweep.Target) sweep.Report {
+func deleteJournaled(ctx context.Context, cfg Config, jn *runJournal, targets []sweep.Target, holds []string) sweep.Report {
 	var buf []journal.Intent
-	opts := sweep.Options{Batch: journalBatch, Intend: func(batch []sweep.Target) error {
+	opts := sweep.Options{Batch: journalBatch, Hold: holds, Intend: func(batch []sweep.Target) error {
 		buf = buf[:0]
 		for _, t := range batch {
 			buf = append(buf, journal.Intent{Op: journal.Delete, Path: t.Path, Dev: t.Dev, Ino: t.Ino, Size: t.Size, MtimeNs: t.MtimeNs})

@@ -25,7 +25,8 @@ type scopeScan struct {
 	tracked   int         // files protected as tracked; never handed to the engine
 	sources   Sources
 	leftovers []string
-	repos     []string // nested repositories, not entered
+	repos     []string   // nested repositories, not entered
+	dirs      []scan.Dir // directories listed whole (scan.Result.Dirs)
 	errs      []*fserr.Error
 	// entries names what each file of an entry scope stands for (SPEC
 	// D2); extra holds the scope's own warnings (unreadable lines).
@@ -69,6 +70,7 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 		// Leftovers are not judged: a --force run restores them first.
 		leftovers: res.Leftovers,
 		repos:     res.NestedRepos,
+		dirs:      res.Dirs,
 	}
 	if cfg.OnNote != nil {
 		for _, n := range res.Notes {

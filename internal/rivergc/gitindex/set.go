@@ -47,6 +47,27 @@ func (s *Set) Contains(rel string) bool {
 	}
 }
 
+// HasUnder reports whether anything below the directory dir is tracked
+// (Contains for dir itself, or for any path below it). It looks at every
+// entry: it is for the rare directory a killed run left held, not for
+// each file.
+func (s *Set) HasUnder(dir string) bool {
+	if s.Contains(dir) {
+		return true
+	}
+	if s == nil {
+		return false
+	}
+	for _, m := range []map[string]struct{}{s.files, s.dirs} {
+		for p := range m {
+			if len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Len returns the number of index entries below the root, counting a
 // sparse directory or submodule as one entry and a path with several
 // conflict stages once. It is 0 when the root is not inside a work tree,

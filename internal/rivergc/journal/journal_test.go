@@ -187,7 +187,7 @@ func TestAppendHeldAndRemove(t *testing.T) {
 	j2.Intend([]Intent{b})
 	os.Rename(filepath.Join(root, ".river/tmp/a"), filepath.Join(root, ".river/tmp/.held.a"))
 	os.Remove(filepath.Join(root, ".river/tmp/b"))
-	held := func(p string) string { return filepath.Dir(p) + "/.held." + filepath.Base(p) }
+	held := func(p string) []string { return []string{filepath.Dir(p) + "/.held." + filepath.Base(p)} }
 	got, err := Recover(fd, held)
 	if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/b"}) || got[0].Finished {
 		t.Fatalf("Recover = %+v, %v; want b only, not finished", got, err)

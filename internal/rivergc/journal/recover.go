@@ -58,14 +58,14 @@ type Recovered struct {
 
 // Recover reads the journals under the root (Path, AltPath) and says,
 // for each, which journaled files are no longer what was journaled. held,
-// when not nil, names the private name a file may be held under by a
-// killed deletion (sweep's rename-then-check); a journaled file found
-// there is not reported. It reads only; nothing below the root is
+// when not nil, names the other paths a file may be held under by a
+// killed deletion (its private name, or its place in a directory held
+// whole); a journaled file found at one of them is not reported. It reads only; nothing below the root is
 // followed. Every line that parses is read, wherever it stands; lines
 // that do not are counted in Unreadable. A journal that is not a regular
 // file or cannot be opened is an *fserr.Error with Op fserr.OpJournal and
 // is left in place.
-func Recover(rootfd int, held func(path string) string) ([]Recovered, error) {
+func Recover(rootfd int, held func(path string) []string) ([]Recovered, error) {
 	var out []Recovered
 	var errs []error
 	var look looker
@@ -93,10 +93,8 @@ func Recover(rootfd int, held func(path string) string) ([]Recovered, error) {
 			if look.present(rootfd, in.Path, in) {
 				continue
 			}
-			if held != nil {
-				if h := held(in.Path); h != "" && look.present(rootfd, h, in) {
-					continue
-				}
+			if held != nil && slices.ContainsFunc(held(in.Path), func(h string) bool { return look.present(rootfd, h, in) }) {
+				continue
 			}
 			if in.Op == Rewrite {
 				r.Rewritten = append(r.Rewritten, in.Path)

@@ -3,9 +3,13 @@
 package scan
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -34,8 +38,8 @@ func TestScanBackslashNames(t *testing.T) {
 	}
 }
 
-// TestScanLeftovers: files under sweep's private name are reported for
-// restoring, never judged as Files.
+// TestScanLeftovers: files and directories under sweep's private name are
+// reported for restoring, never judged as Files nor descended.
 func TestScanLeftovers(t *testing.T) {
 	root := t.TempDir()
 	for _, p := range []string{
@@ -55,13 +59,12 @@ func TestScanLeftovers(t *testing.T) {
 	res := scanRoot(t, root, skill.ScopeTmp, Options{Metadata: true})
 	if got, want := paths(res.Files), []string{
 		".river/tmp/.river-gc-deleting",
-		".river/tmp/.river-gc-deleting.dir/inner", // directories are never renamed by sweep
 		".river/tmp/.river-gc-deletingX",
 		".river/tmp/a",
 	}; !slices.Equal(got, want) {
 		t.Errorf("files %q\nwant %q", got, want)
 	}
-	if want := []string{".river/tmp/.river-gc-deleting.a", ".river/tmp/x/.river-gc-deleting.b.json", "artifacts/.tmp/.river-gc-deleting.c"}; !slices.Equal(res.Leftovers, want) {
+	if want := []string{".river/tmp/.river-gc-deleting.a", ".river/tmp/.river-gc-deleting.dir", ".river/tmp/x/.river-gc-deleting.b.json", "artifacts/.tmp/.river-gc-deleting.c"}; !slices.Equal(res.Leftovers, want) {
 		t.Errorf("leftovers %q\nwant %q", res.Leftovers, want)
 	}
 	res = scanRoot(t, root, skill.ScopeReviewArtifacts, Options{})
@@ -132,5 +135,31 @@ func TestScanEvalRuns(t *testing.T) {
 	write(t, root, ".river/tmp/evals-like/o.txt", "x", now)
 	if f, _ := find(scanRoot(t, root, skill.ScopeTmp, Options{Metadata: true}).Files, ".river/tmp/evals-like/o.txt"); f.TimestampSource != SourceMtime {
 		t.Errorf("tmp scope used a run timestamp: %+v", f)
+	}
+}
+
+// TestScanDirs: below the scope's own directory, every directory with a
+// file of its own is listed with the count of all its entries, whatever
+// they are (what package gc needs to decide it may be held whole); one
+// with no file of its own, and the scope's directory, are not.
+func TestScanDirs(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, ".river/tmp/top", "x", epoch)
+	write(t, root, ".river/tmp/a/f", "x", epoch)
+	write(t, root, ".river/tmp/a/b/g", "x", epoch)
+	write(t, root, ".river/tmp/a/b/h", "x", epoch)
+	mkdir(t, root, ".river/tmp/a/empty")
+	mkdir(t, root, ".river/tmp/only-dirs/c")
+	write(t, root, ".river/tmp/only-dirs/c/i", "x", epoch)
+	if err := os.Symlink("f", filepath.Join(root, ".river/tmp/a/link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mkfifo(filepath.Join(root, ".river/tmp/a/b/fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res := scanRoot(t, root, skill.ScopeTmp, Options{})
+	want := []Dir{{".river/tmp/a", 4}, {".river/tmp/a/b", 3}, {".river/tmp/only-dirs/c", 1}}
+	if !slices.Equal(res.Dirs, want) {
+		t.Errorf("dirs %v, want %v", res.Dirs, want)
 	}
 }

@@ -43,9 +43,10 @@ const (
 )
 
 // LeftoverPrefix starts the private name under which package sweep holds a
-// file just before unlinking it. A regular file whose name starts with it
-// is the leftover of an interrupted deletion: it is reported in
-// Result.Leftovers, never as a File.
+// file just before unlinking it, or a directory whose files it is
+// deleting. A regular file or directory whose name starts with it is the
+// leftover of an interrupted deletion: it is reported in
+// Result.Leftovers, never as a File, and never descended.
 const LeftoverPrefix = ident.PrivatePrefix
 
 // RewriteTempPrefix starts the temporary name of a store rewrite's new
@@ -104,13 +105,30 @@ type Result struct {
 	// Path, Kind, then Reason.
 	Notes []Note
 	// Leftovers are the root-relative paths (sorted) of regular files
-	// named LeftoverPrefix + original name: files an interrupted deletion
-	// left under their private name, for the caller to restore.
+	// named LeftoverPrefix + original name, and of directories so named
+	// below a recursive scope's directory (not descended): what an
+	// interrupted deletion left under its private name, for the caller
+	// to restore.
 	Leftovers []string
 	// NestedRepos are the root-relative paths (sorted) of the directories
 	// of the scope, or on the way to it, that hold a ".git" entry: other
 	// repositories, which are neither descended into nor listed.
 	NestedRepos []string
+	// Dirs are the directories below a recursive scope's own directory
+	// that directly hold a regular file and were listed to the end
+	// without an error, sorted by Path, each with the number of its
+	// entries (every name but "." and "..", whatever it is): a directory
+	// whose every entry is a file being removed or such a directory may
+	// be held whole while its files are deleted (package sweep,
+	// Options.Hold).
+	Dirs []Dir
+}
+
+// Dir is one directory listed whole: its root-relative path and how many
+// entries it had.
+type Dir struct {
+	Path    string
+	Entries int
 }
 
 // Scan walks the directories of scope (skill.Scope.Dirs) below the open
@@ -212,6 +230,8 @@ func (w *walker) finish() Result {
 	slices.SortFunc(res.Notes, compareNotes)
 	slices.Sort(res.Leftovers)
 	res.NestedRepos = slices.Sorted(slices.Values(w.repos))
+	slices.SortFunc(w.dirs, func(a, b Dir) int { return strings.Compare(a.Path, b.Path) })
+	res.Dirs = w.dirs
 	return res
 }
 

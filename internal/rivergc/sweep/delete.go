@@ -50,7 +50,8 @@ type Report struct {
 	// Restored lists the private names Restore put back, sorted.
 	Restored []string
 	// Errors holds one *fserr.Error per target not deleted (Op
-	// fserr.OpDelete) or leftover not restored (fserr.OpRestore), with
+	// fserr.OpDelete) or leftover or held directory not put back
+	// (fserr.OpRestore; a directory's cause is a *fserr.HeldDirError), with
 	// the target's path and a typed cause: an errno, *fserr.ChangedError,
 	// *fserr.KindError, *fserr.HeldError, fserr.ErrOtherMount,
 	// fserr.ErrBadPath, fserr.ErrPrivateExists or fserr.ErrNameTaken.
@@ -98,6 +99,16 @@ type Options struct {
 	// Batch is the number of targets per Intend call (all in one call
 	// when ≤ 0).
 	Batch int
+	// Hold lists root-relative directories whose every entry, when they
+	// were scanned, was a target or such a directory (package gc knows
+	// this from the scan). Each is held whole under its private name
+	// while the targets below it are deleted, so that a file needs one
+	// check and its unlink instead of the four calls (package comment,
+	// "Held directories"). A directory below another one listed is held
+	// with it; one that cannot be held leaves its targets to the
+	// per-file protocol. Hold changes how, never whether, a target is
+	// deleted.
+	Hold []string
 }
 
 // Test hooks. testHookBeforeResolve runs before a target's parent
@@ -143,6 +154,12 @@ func Delete(ctx context.Context, rootfd int, targets []Target, opts Options) Rep
 	n := workerCount(len(runsOf(ts)))
 	pl := newPipeline(ts, opts, n)
 	pl.sweep(ctx, d, res, n, opts.Intend, opts.Progress)
+	for _, h := range pl.holds { // those whose runs were not all attempted
+		d.putBack(h)
+		if h.err != nil {
+			rep.Errors = append(rep.Errors, h.err)
+		}
+	}
 	notIntended := len(ts)
 	if pl.intendErr != nil {
 		rep.IntendErr = pl.intendErr

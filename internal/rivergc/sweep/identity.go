@@ -56,7 +56,11 @@ var renameat2 func(olddirfd int, oldpath string, newdirfd int, newpath string, f
 //  4. statx the private name: same dev, ino, size and mtime (the rename
 //     itself changed ctime) → unlinkat; otherwise rename it back, never
 //     over a file that took the original name meanwhile.
-func (d *deleter) deleteOne(par *parent, cn *cnames, t Target) (outcome, error) {
+//
+// In a held directory (h not nil) the name is already out of every path's
+// reach, and steps 3 and 4 are one: statx with ctime, then unlinkat (the
+// package comment, "Held directories").
+func (d *deleter) deleteOne(par *parent, cn *cnames, t Target, h *hold) (outcome, error) {
 	dir, name, err := splitPath(t.Path)
 	if err != nil {
 		return 0, err
@@ -64,7 +68,7 @@ func (d *deleter) deleteOne(par *parent, cn *cnames, t Target) (outcome, error) 
 	if testHookBeforeResolve != nil {
 		testHookBeforeResolve(t.Path)
 	}
-	dirfd, err := d.parentOf(par, dir)
+	dirfd, err := d.parentOf(par, dir, h)
 	if err == errGone {
 		return gone, nil
 	}
@@ -72,6 +76,9 @@ func (d *deleter) deleteOne(par *parent, cn *cnames, t Target) (outcome, error) 
 		return 0, err
 	}
 	private, plain := cn.set(name)
+	if h != nil {
+		return d.deleteHeld(dirfd, plain, t)
+	}
 	nlink, err := d.checkLinks(dirfd, plain, t, true)
 	if err != nil {
 		if err == unix.ENOENT {
@@ -125,6 +132,30 @@ func (d *deleter) deleteOne(par *parent, cn *cnames, t Target) (outcome, error) 
 		err = fserr.ErrNameTaken
 	}
 	return 0, &fserr.HeldError{Private: joinPath(dir, PrivatePrefix+name), Cause: cerr, Why: err}
+}
+
+// deleteHeld deletes the file name in dirfd, a directory of a held one:
+// the statx compares the whole scanned identity, ctime included (no
+// rename of the file has changed it), and the unlink follows.
+func (d *deleter) deleteHeld(dirfd int, name *byte, t Target) (outcome, error) {
+	nlink, err := d.checkLinks(dirfd, name, t, true)
+	if err == unix.ENOENT {
+		return gone, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if testHookAfterCheck != nil {
+		testHookAfterCheck(t.Path)
+	}
+	switch err := eintr.Retry(func() error { return unlinkAt(dirfd, name) }); err { // never AT_REMOVEDIR
+	case nil:
+		return deleted.linked(nlink), nil
+	case unix.ENOENT:
+		return gone, nil
+	default:
+		return 0, err
+	}
 }
 
 // unlinkUnprotected is the fallback where the private rename is not

@@ -101,9 +101,10 @@ func workerCount(runs int) int {
 
 // sweepRun handles the targets of one run in order, with one parent
 // descriptor that is closed when the run ends, and calls after(i) once
-// target i is handled. It returns false when it stopped because ctx was
+// target i is handled; h is the held directory the run lies in, nil when
+// none (or not held). It returns false when it stopped because ctx was
 // done. Each index of res is written by the one worker holding its run.
-func (d *deleter) sweepRun(ctx context.Context, ts []Target, r span, res []result, after func(int)) bool {
+func (d *deleter) sweepRun(ctx context.Context, ts []Target, r span, res []result, after func(int), h *hold) bool {
 	var par parent
 	var cn cnames
 	defer d.release(&par)
@@ -111,7 +112,7 @@ func (d *deleter) sweepRun(ctx context.Context, ts []Target, r span, res []resul
 		if ctx.Err() != nil {
 			return false
 		}
-		st, err := d.deleteOne(&par, &cn, ts[i])
+		st, err := d.deleteOne(&par, &cn, ts[i], h)
 		res[i] = result{st: st, err: err, handled: true}
 		if after != nil {
 			after(i)

@@ -4,15 +4,18 @@ package sweep
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
 
 // batchesOf cuts the sorted targets into the batches Options.Intend is
 // called with: size targets each (the last may be shorter), never
-// splitting a path given twice, so its occurrences stay in one run. Without
+// splitting a path given twice, so its occurrences stay in one run, nor
+// the targets of a held directory (holds, indexed by at), so that every
+// one of them is journaled before the directory leaves its name. Without
 // Intend (or size ≤ 0) all targets are one batch.
-func batchesOf(ts []Target, opts Options) []span {
+func batchesOf(ts []Target, opts Options, holds []*hold, at map[string]int) []span {
 	if opts.Intend == nil || opts.Batch <= 0 {
 		return []span{{0, len(ts)}}
 	}
@@ -21,6 +24,11 @@ func batchesOf(ts []Target, opts Options) []span {
 		hi := min(lo+opts.Batch, len(ts))
 		for hi < len(ts) && ts[hi].Path == ts[hi-1].Path {
 			hi++
+		}
+		if i := holdFor(at, dirOf(ts[hi-1].Path)); i >= 0 { // a held directory's targets are consecutive
+			for hi < len(ts) && strings.HasPrefix(ts[hi].Path, holds[i].path+"/") {
+				hi++
+			}
 		}
 		bs = append(bs, span{lo, hi})
 		lo = hi
@@ -50,11 +58,18 @@ type pipeline struct {
 	// batch; both are written before stopFrom and read after the workers.
 	intendErr error
 	failedAt  int
+	// holds are Options.Hold's directories; holdOf[k] is the index of
+	// the one run k lies in, -1 when none.
+	holds  []*hold
+	holdOf []int
 }
 
 // newPipeline lays out the runs of ts's batches for n workers.
 func newPipeline(ts []Target, opts Options, n int) *pipeline {
-	p := &pipeline{ts: ts, batches: batchesOf(ts, opts)}
+	p := &pipeline{ts: ts}
+	var at map[string]int
+	p.holds, at = holdsOf(opts.Hold)
+	p.batches = batchesOf(ts, opts, p.holds, at)
 	for b, bt := range p.batches {
 		runs := runsOf(ts[bt.lo:bt.hi])
 		for i := range runs {
@@ -72,7 +87,25 @@ func newPipeline(ts []Target, opts Options, n int) *pipeline {
 		p.started = append(p.started, make(chan struct{}))
 	}
 	p.stopFrom.Store(int64(len(p.batches)))
+	p.holdOf = make([]int, len(p.runs))
+	for k, r := range p.runs {
+		i := -1
+		if len(p.holds) > 0 {
+			i = holdFor(at, dirOf(ts[r.lo].Path))
+		}
+		if p.holdOf[k] = i; i >= 0 {
+			p.holds[i].runs.Add(1)
+		}
+	}
 	return p
+}
+
+// holdAt is the held directory run k lies in, nil when none.
+func (p *pipeline) holdAt(k int) *hold {
+	if i := p.holdOf[k]; i >= 0 {
+		return p.holds[i]
+	}
+	return nil
 }
 
 // journalAhead is how many batches the journal writer may be ahead of
@@ -137,7 +170,13 @@ func (p *pipeline) work(ctx context.Context, d *deleter, next *atomic.Int64, res
 		case <-ctx.Done():
 			return
 		}
-		if int64(b) >= p.stopFrom.Load() || !d.sweepRun(ctx, p.ts, p.runs[k], res, after) {
+		if int64(b) >= p.stopFrom.Load() {
+			return
+		}
+		h := p.holdAt(k)
+		ok := d.sweepRun(ctx, p.ts, p.runs[k], res, after, d.acquire(h))
+		d.runEnded(h)
+		if !ok {
 			return
 		}
 	}

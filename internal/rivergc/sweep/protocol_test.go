@@ -194,27 +194,48 @@ func TestRestore(t *testing.T) {
 	write(t, root, ".river/tmp/"+PrivatePrefix+"taken", "old")
 	write(t, root, ".river/tmp/taken", "new")
 	write(t, root, ".river/tmp/plain", "p")
-	if err := os.Mkdir(filepath.Join(root, ".river/tmp/"+PrivatePrefix+"dir"), 0o755); err != nil {
+	// Directories held whole: one put back; one whose name was taken,
+	// kept while it holds a file, removed once empty.
+	write(t, root, ".river/tmp/"+PrivatePrefix+"dir/kept", "k")
+	write(t, root, ".river/tmp/"+PrivatePrefix+"full/kept", "k")
+	write(t, root, ".river/tmp/full/new", "n")
+	for _, d := range []string{"empty", PrivatePrefix + "empty"} {
+		if err := os.Mkdir(filepath.Join(root, ".river/tmp", d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("x", filepath.Join(root, ".river/tmp/"+PrivatePrefix+"link")); err != nil {
 		t.Fatal(err)
 	}
 	rep := Restore(openRoot(t, root), []string{
 		".river/tmp/" + PrivatePrefix + "x",
 		".river/tmp/" + PrivatePrefix + "taken",
 		".river/tmp/" + PrivatePrefix + "dir",
+		".river/tmp/" + PrivatePrefix + "full",
+		".river/tmp/" + PrivatePrefix + "empty",
+		".river/tmp/" + PrivatePrefix + "link",
 		".river/tmp/" + PrivatePrefix + "gone",
 		".river/tmp/plain",
 		".river/tmp/" + PrivatePrefix,
 		"../" + PrivatePrefix + "x",
 	})
-	if want := []string{".river/tmp/" + PrivatePrefix + "x"}; !slices.Equal(rep.Restored, want) {
+	if want := []string{".river/tmp/" + PrivatePrefix + "dir", ".river/tmp/" + PrivatePrefix + "empty", ".river/tmp/" + PrivatePrefix + "x"}; !slices.Equal(rep.Restored, want) {
 		t.Errorf("restored %q", rep.Restored)
+	}
+	if content(t, root, ".river/tmp/dir/kept") != "k" || content(t, root, ".river/tmp/"+PrivatePrefix+"full/kept") != "k" ||
+		content(t, root, ".river/tmp/full/new") != "n" {
+		t.Error("a held directory was not put back, or was merged")
+	}
+	if _, err := os.Lstat(filepath.Join(root, ".river/tmp/"+PrivatePrefix+"empty")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an emptied held directory whose name was taken is still there: %v", err)
 	}
 	if want := []string{".river/tmp/" + PrivatePrefix + "gone"}; !slices.Equal(rep.Gone, want) {
 		t.Errorf("gone %q", rep.Gone)
 	}
 	checkErrors(t, rep.Errors, fserr.OpRestore, map[string]match{
 		".river/tmp/" + PrivatePrefix + "taken": is(fserr.ErrNameTaken),
-		".river/tmp/" + PrivatePrefix + "dir":   kindIs(unix.S_IFDIR, fserr.ErrNotRegular),
+		".river/tmp/" + PrivatePrefix + "full":  is(fserr.ErrNameTaken),
+		".river/tmp/" + PrivatePrefix + "link":  kindIs(unix.S_IFLNK, fserr.ErrNotRegular),
 		".river/tmp/plain":                      is(fserr.ErrBadPath),
 		".river/tmp/" + PrivatePrefix:           is(fserr.ErrBadPath),
 		"../" + PrivatePrefix + "x":             is(fserr.ErrBadPath),

@@ -73,29 +73,36 @@ func (d *deleter) onRootMount(stx *unix.Statx_t) bool {
 // maxRun targets. See the package comment, "One descriptor per
 // directory", for why this keeps SPEC B2.
 type parent struct {
-	dir string // root-relative path, "" for the root itself
-	fd  int    // valid when set and err == nil
-	err error  // resolution failure, shared by every target of the run
-	set bool
+	dir  string // root-relative path, "" for the root itself
+	fd   int    // valid when set and err == nil
+	err  error  // resolution failure, shared by every target of the run
+	set  bool
+	base int // the descriptor dir was resolved from, never closed here
 }
 
 // parentOf returns a descriptor of dir, reusing p when it already holds
 // dir and resolving it (after releasing p's previous descriptor)
-// otherwise.
-func (d *deleter) parentOf(p *parent, dir string) (int, error) {
+// otherwise. h, when not nil, is the held directory dir lies in (or is):
+// dir is then resolved from it, below it only.
+func (d *deleter) parentOf(p *parent, dir string, h *hold) (int, error) {
 	if p.set && p.dir == dir {
 		return p.fd, p.err
 	}
 	d.release(p)
-	fd, err := d.openParent(dir)
-	*p = parent{dir: dir, fd: fd, err: err, set: true}
+	base, rel := d.rootfd, dir
+	if h != nil {
+		base, rel = h.fd, strings.TrimPrefix(strings.TrimPrefix(dir, h.path), "/")
+	}
+	fd, err := d.openBeneath(base, rel)
+	*p = parent{dir: dir, fd: fd, err: err, set: true, base: base}
 	return fd, err
 }
 
-// release closes p's descriptor, unless it is the root's, and empties p,
-// so that the next target resolves its parent afresh.
+// release closes p's descriptor, unless it is the one it was resolved
+// from (the root's or a held directory's), and empties p, so that the
+// next target resolves its parent afresh.
 func (d *deleter) release(p *parent) {
-	if p.set && p.err == nil && p.fd != d.rootfd {
+	if p.set && p.err == nil && p.fd != p.base {
 		unix.Close(p.fd)
 	}
 	*p = parent{}
@@ -114,9 +121,14 @@ func (d *deleter) release(p *parent) {
 // and all later targets use the openat chain. Any other openat2 failure is
 // re-resolved with the chain too, which is equally safe and yields a
 // precise cause, so errors do not depend on the kernel.
-func (d *deleter) openParent(dir string) (int, error) {
+func (d *deleter) openParent(dir string) (int, error) { return d.openBeneath(d.rootfd, dir) }
+
+// openBeneath is openParent from the directory descriptor base (the root's
+// or a held directory's): dir is relative to it and resolved below it
+// only; "" is base itself.
+func (d *deleter) openBeneath(base int, dir string) (int, error) {
 	if dir == "" {
-		return d.rootfd, nil
+		return base, nil
 	}
 	if !d.noOpenat2.Load() {
 		how := unix.OpenHow{
@@ -125,7 +137,7 @@ func (d *deleter) openParent(dir string) (int, error) {
 				unix.RESOLVE_NO_XDEV,
 		}
 		for try := 0; try < 8; try++ {
-			fd, err := openat2(d.rootfd, dir, &how)
+			fd, err := openat2(base, dir, &how)
 			switch {
 			case err == nil:
 				if testHookResolver != nil {
@@ -144,16 +156,16 @@ func (d *deleter) openParent(dir string) (int, error) {
 			break
 		}
 	}
-	return d.openChain(strings.Split(dir, "/"))
+	return d.openChain(base, strings.Split(dir, "/"))
 }
 
 // openChain resolves dirs with one openat(O_PATH|O_NOFOLLOW|O_DIRECTORY)
-// per component, starting at the root descriptor, and confirms with statx
-// that each step is a directory on the root's mount.
-func (d *deleter) openChain(dirs []string) (int, error) {
-	cur := d.rootfd
+// per component, starting at base, and confirms with statx that each
+// step is a directory on the root's mount.
+func (d *deleter) openChain(base int, dirs []string) (int, error) {
+	cur := base
 	closeCur := func() {
-		if cur != d.rootfd {
+		if cur != base {
 			unix.Close(cur)
 		}
 	}

@@ -12,12 +12,14 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Restore puts back files that an interrupted Delete left under their
-// private names: each path is root-relative and ends in
-// PrivatePrefix+NAME, and is renamed to NAME in the same directory,
-// resolved as safely as Delete resolves it (no symlinks, no other mount).
-// It never overwrites: when NAME exists, the leftover stays and the error's
-// cause is fserr.ErrNameTaken. Only regular files are put back. Restored
+// Restore puts back files and held directories that an interrupted
+// Delete left under their private names: each path is root-relative and
+// ends in PrivatePrefix+NAME, and is renamed to NAME in the same
+// directory, resolved as safely as Delete resolves it (no symlinks, no
+// other mount). It never overwrites: when NAME exists, the leftover stays
+// and the error's cause is fserr.ErrNameTaken (an empty directory is
+// removed instead, as when Delete puts one back). Only regular files and
+// directories are put back. Restored
 // paths are listed in Report.Restored, vanished ones in Report.Gone,
 // failures in Report.Errors (Op fserr.OpRestore).
 func Restore(rootfd int, paths []string) Report {
@@ -63,15 +65,20 @@ func (d *deleter) restoreOne(p string) (isGone bool, err error) {
 	err = eintr.Retry(func() error {
 		return unix.Statx(dirfd, private, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_TYPE|unix.STATX_MNT_ID, &stx)
 	})
+	mode := uint32(stx.Mode) & unix.S_IFMT
 	switch {
 	case err == unix.ENOENT:
 		return true, nil
 	case err != nil:
 		return false, err
-	case uint32(stx.Mode)&unix.S_IFMT != unix.S_IFREG:
+	case mode != unix.S_IFREG && mode != unix.S_IFDIR:
 		return false, &fserr.KindError{Kind: fserr.KindOf(uint32(stx.Mode)), Want: fserr.ErrNotRegular}
 	case !d.onRootMount(&stx):
 		return false, fserr.ErrOtherMount
+	case mode == unix.S_IFDIR:
+		// A directory held whole (Options.Hold); emptied and its name
+		// taken, it is removed (putBack).
+		return false, putBack(dirfd, private, name)
 	}
 	err = eintr.Retry(func() error { return renameStrings(dirfd, private, name) })
 	if err == unix.ENOSYS || err == unix.EINVAL {

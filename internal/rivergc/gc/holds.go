@@ -1,0 +1,56 @@
+//go:build linux
+
+package gc
+
+import (
+	"path"
+	"slices"
+
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
+)
+
+// minHold is the fewest targets below a directory for it to be held whole
+// (sweep.Options.Hold): taking and putting back a hold costs five system
+// calls, and a held file saves two of its four.
+const minHold = 8
+
+// holdDirs lists the directories of a scope that --force may hold whole
+// while their files are deleted: those the scan listed to the end whose
+// every entry is a target (ts, in path order) or such a directory, with
+// at least minHold targets below them, outermost only. Anything else in
+// a directory — a file kept, protected, excluded, unjudgeable or too
+// large, a symlink, a special file, a nested repository, a mount point, a
+// directory not listed, a leftover — keeps it, and every directory above
+// it, from being held.
+func holdDirs(dirs []scan.Dir, ts []sweep.Target) []string {
+	if len(dirs) == 0 || len(ts) < minHold {
+		return nil
+	}
+	direct := make(map[string]int, len(dirs)) // targets directly in a directory
+	for _, t := range ts {
+		direct[path.Dir(t.Path)]++
+	}
+	whole := map[string]int{}             // directory held whole → targets below it
+	subs := map[string]int{}              // directory → its subdirectories held whole
+	below := map[string]int{}             // directory → targets in those
+	for i := len(dirs) - 1; i >= 0; i-- { // a directory's subdirectories sort after it
+		d := dirs[i]
+		if d.Entries != direct[d.Path]+subs[d.Path] {
+			continue
+		}
+		n := direct[d.Path] + below[d.Path]
+		whole[d.Path] = n
+		up := path.Dir(d.Path)
+		subs[up]++
+		below[up] += n
+	}
+	var out []string
+	for p, n := range whole {
+		if _, up := whole[path.Dir(p)]; !up && n >= minHold {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
