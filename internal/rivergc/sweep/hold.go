@@ -180,16 +180,18 @@ func heldDirError(p, dir, private string, why error) *fserr.Error {
 // putBack renames private back to name in dirfd, never over anything.
 // When name was taken meanwhile and private is an empty directory (a held
 // one whose every file was deleted), it is removed instead: nothing is
-// lost, and nothing else could take its place. Otherwise the error is
-// fserr.ErrNameTaken (or an errno). A private name already gone is no
-// error.
+// lost, and nothing else could take its place. When name was taken by a
+// directory, what private still holds is moved into it entry by entry
+// (mergeBack, decision 288), so a file kept is back at its own path.
+// Otherwise the error is fserr.ErrNameTaken (or an errno). A private name
+// already gone is no error.
 func putBack(dirfd int, private, name string) error {
 	err := eintr.Retry(func() error { return renameStrings(dirfd, private, name) })
 	switch err {
 	case nil, unix.ENOENT:
 		return nil
 	case unix.EEXIST, unix.ENOTEMPTY:
-		if eintr.Retry(func() error { return unix.Unlinkat(dirfd, private, unix.AT_REMOVEDIR) }) == nil {
+		if eintr.Retry(func() error { return unix.Unlinkat(dirfd, private, unix.AT_REMOVEDIR) }) == nil || mergeBack(dirfd, private, name) {
 			return nil
 		}
 		return fserr.ErrNameTaken

@@ -112,11 +112,24 @@ func TestHoldKeepsWhatChanged(t *testing.T) {
 
 // TestHoldNameTaken: a directory made at the held one's name while it is
 // held (a writer's mkdir -p) keeps that name and what was written in it.
-// The held one, emptied, is removed; one still holding a file that was
-// not deleted stays under its private name, named in a HeldDirError.
+// The held one, emptied, is removed; a file in it that was not deleted is
+// moved into the new directory, back at its own path (decision 288) —
+// unless its name is taken there too, or what took the directory's name
+// is not a directory one may enter (a file, a nested repository): then
+// the held one stays under its private name, named in a HeldDirError.
 func TestHoldNameTaken(t *testing.T) {
-	for _, keepOne := range []bool{false, true} {
-		t.Run(fmt.Sprint("keep one: ", keepOne), func(t *testing.T) {
+	for _, tc := range []struct {
+		name, taker string // what the writer makes at .river/tmp/h/<taker>
+		keepOne     bool   // f04 judged on another size: not deleted
+		stays       bool   // the held directory stays held
+	}{
+		{"emptied", "new", false, false},
+		{"kept one merged", "new", true, false},
+		{"kept one clashes", "f04", true, true},
+		{"nested repository", ".git", true, true},
+		{"a file", "", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			sequential(t)
 			root := t.TempDir()
 			var ts []Target
@@ -125,29 +138,41 @@ func TestHoldNameTaken(t *testing.T) {
 				write(t, root, rel, "x")
 				ts = append(ts, target(t, root, rel))
 			}
-			if keepOne {
-				ts[4].Size++ // judged on another size: not deleted
+			if tc.keepOne {
+				ts[4].Size++
 			}
-			testHookAfterHold = func(string) { write(t, root, ".river/tmp/h/new", "new") }
+			taker := ".river/tmp/h"
+			if tc.taker != "" {
+				taker += "/" + tc.taker
+			}
+			testHookAfterHold = func(string) { write(t, root, taker, "new") }
 			t.Cleanup(func() { testHookAfterHold = nil })
 			rep := del(t, root, ts, Options{Hold: []string{".river/tmp/h"}})
-			if content(t, root, ".river/tmp/h/new") != "new" {
+			if content(t, root, taker) != "new" {
 				t.Fatal("the writer's file is gone")
 			}
 			private := ".river/tmp/" + PrivatePrefix + "h"
-			if !keepOne {
+			switch {
+			case !tc.keepOne:
 				if rep.Errors != nil || len(rep.Deleted) != 10 || exists(root, private) {
 					t.Fatalf("report %+v; private directory there: %v", rep, exists(root, private))
 				}
-				return
-			}
-			var hd *fserr.HeldDirError
-			if len(rep.Errors) != 2 || !errors.As(rep.Errors[0], &hd) || rep.Errors[0].Op != fserr.OpRestore ||
-				hd.Private != private || !errors.Is(hd, fserr.ErrNameTaken) {
-				t.Fatalf("errors %v, want f04's and the held directory's", rep.Errors)
-			}
-			if content(t, root, private+"/f04") != "x" {
-				t.Error("the file not deleted is not in the held directory")
+			case !tc.stays:
+				if len(rep.Errors) != 1 || rep.Errors[0].Path != ts[4].Path || exists(root, private) {
+					t.Fatalf("errors %v (want f04's only); private directory there: %v", rep.Errors, exists(root, private))
+				}
+				if content(t, root, ts[4].Path) != "x" {
+					t.Error("the file not deleted is not back at its path")
+				}
+			default:
+				var hd *fserr.HeldDirError
+				if len(rep.Errors) != 2 || !errors.As(rep.Errors[0], &hd) || rep.Errors[0].Op != fserr.OpRestore ||
+					hd.Private != private || !errors.Is(hd, fserr.ErrNameTaken) {
+					t.Fatalf("errors %v, want f04's and the held directory's", rep.Errors)
+				}
+				if content(t, root, private+"/f04") != "x" {
+					t.Error("the file not deleted is not in the held directory")
+				}
 			}
 		})
 	}

@@ -194,11 +194,14 @@ func TestRestore(t *testing.T) {
 	write(t, root, ".river/tmp/"+PrivatePrefix+"taken", "old")
 	write(t, root, ".river/tmp/taken", "new")
 	write(t, root, ".river/tmp/plain", "p")
-	// Directories held whole: one put back; one whose name was taken,
-	// kept while it holds a file, removed once empty.
+	// Directories held whole: one put back; one whose name was taken by a
+	// directory, merged into it (decision 288); one whose name was taken
+	// by a file, kept while it holds a file; one removed once empty.
 	write(t, root, ".river/tmp/"+PrivatePrefix+"dir/kept", "k")
 	write(t, root, ".river/tmp/"+PrivatePrefix+"full/kept", "k")
 	write(t, root, ".river/tmp/full/new", "n")
+	write(t, root, ".river/tmp/"+PrivatePrefix+"filed/kept", "k")
+	write(t, root, ".river/tmp/filed", "f")
 	for _, d := range []string{"empty", PrivatePrefix + "empty"} {
 		if err := os.Mkdir(filepath.Join(root, ".river/tmp", d), 0o755); err != nil {
 			t.Fatal(err)
@@ -212,6 +215,7 @@ func TestRestore(t *testing.T) {
 		".river/tmp/" + PrivatePrefix + "taken",
 		".river/tmp/" + PrivatePrefix + "dir",
 		".river/tmp/" + PrivatePrefix + "full",
+		".river/tmp/" + PrivatePrefix + "filed",
 		".river/tmp/" + PrivatePrefix + "empty",
 		".river/tmp/" + PrivatePrefix + "link",
 		".river/tmp/" + PrivatePrefix + "gone",
@@ -219,12 +223,13 @@ func TestRestore(t *testing.T) {
 		".river/tmp/" + PrivatePrefix,
 		"../" + PrivatePrefix + "x",
 	})
-	if want := []string{".river/tmp/" + PrivatePrefix + "dir", ".river/tmp/" + PrivatePrefix + "empty", ".river/tmp/" + PrivatePrefix + "x"}; !slices.Equal(rep.Restored, want) {
+	if want := []string{".river/tmp/" + PrivatePrefix + "dir", ".river/tmp/" + PrivatePrefix + "empty", ".river/tmp/" + PrivatePrefix + "full", ".river/tmp/" + PrivatePrefix + "x"}; !slices.Equal(rep.Restored, want) {
 		t.Errorf("restored %q", rep.Restored)
 	}
-	if content(t, root, ".river/tmp/dir/kept") != "k" || content(t, root, ".river/tmp/"+PrivatePrefix+"full/kept") != "k" ||
-		content(t, root, ".river/tmp/full/new") != "n" {
-		t.Error("a held directory was not put back, or was merged")
+	if content(t, root, ".river/tmp/dir/kept") != "k" || content(t, root, ".river/tmp/full/kept") != "k" ||
+		content(t, root, ".river/tmp/full/new") != "n" || content(t, root, ".river/tmp/"+PrivatePrefix+"filed/kept") != "k" ||
+		content(t, root, ".river/tmp/filed") != "f" || exists(root, ".river/tmp/"+PrivatePrefix+"full") {
+		t.Error("a held directory was not put back or merged, or was merged into a file")
 	}
 	if _, err := os.Lstat(filepath.Join(root, ".river/tmp/"+PrivatePrefix+"empty")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("an emptied held directory whose name was taken is still there: %v", err)
@@ -234,7 +239,7 @@ func TestRestore(t *testing.T) {
 	}
 	checkErrors(t, rep.Errors, fserr.OpRestore, map[string]match{
 		".river/tmp/" + PrivatePrefix + "taken": is(fserr.ErrNameTaken),
-		".river/tmp/" + PrivatePrefix + "full":  is(fserr.ErrNameTaken),
+		".river/tmp/" + PrivatePrefix + "filed": is(fserr.ErrNameTaken),
 		".river/tmp/" + PrivatePrefix + "link":  kindIs(unix.S_IFLNK, fserr.ErrNotRegular),
 		".river/tmp/plain":                      is(fserr.ErrBadPath),
 		".river/tmp/" + PrivatePrefix:           is(fserr.ErrBadPath),

@@ -1,0 +1,60 @@
+//go:build linux
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace (attack4): while a
+// --force run holds .river/tmp/big, a writer appends to one of its files
+// through a descriptor it had open (the file changed: river gc keeps it),
+// and another writer does what River Review's writers do, mkdir -p then
+// writeFile, so the name .river/tmp/big is taken again. After the run
+// every file it keeps is at its own path — not stranded under the
+// private name, where no reader of .river/tmp/big finds it — and the new
+// file is untouched.
+func TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	root := memDir(t)
+	before := heldTree(t, root, "big", 4000)
+	last := before[len(before)-1]
+	appender, err := os.OpenFile(filepath.Join(root, last), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer appender.Close()
+	r := startHeld(t, bin, root, "big")
+	if _, err := appender.WriteString("more"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, ".river/tmp/big"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(root, ".river/tmp/big/new.json")
+	if err := os.WriteFile(fresh, []byte(`{"timestamp":"2199-12-31T00:00:00Z"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, rec := r.finish(t)
+	if b, err := os.ReadFile(filepath.Join(root, last)); err != nil || string(b) != "xmore" {
+		t.Errorf("the file the run kept is not at %s (%q, %v); private names left: %q", last, b, err, privateNames(root))
+	}
+	if b, err := os.ReadFile(fresh); err != nil || !strings.Contains(string(b), "2199") {
+		t.Errorf("the writer's new file: %q, %v", b, err)
+	}
+	if left := privateNames(root); len(left) != 0 {
+		t.Errorf("left under a private name: %q", left)
+	}
+	want := slices.Delete(slices.Clone(before), len(before)-1, len(before))
+	if got := removedPaths(rec); !slices.Equal(got, want) {
+		t.Errorf("removed[] lists %d paths, want the %d deleted", len(got), len(want))
+	}
+	if code != 1 || len(rec.Errors) != 1 || rec.Errors[0].Path != last {
+		t.Errorf("exit %d, errors %+v; want exit 1 and one error, for %s (changed)", code, rec.Errors, last)
+	}
+}
