@@ -1,0 +1,115 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestKilledWhileHoldingThenNameRetaken (attack4): a --force run is
+// SIGKILLed while it holds .river/tmp/big; before the next run a writer
+// makes .river/tmp/big again (mkdir -p, writeFile). A dry-run names
+// exactly the files the killed run deleted and calls the held directory
+// a leftover; the next --force run reports the same, puts every file the
+// killed run left back at its own path (into the new directory), deletes
+// them as the killed run would have, keeps the writer's file, leaves no
+// private name and no journal, and exits 0.
+func TestKilledWhileHoldingThenNameRetaken(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	root := memDir(t)
+	before := heldTree(t, root, "big", 4000)
+	r := startHeld(t, bin, root, "big")
+	r.cmd.Process.Signal(syscall.SIGKILL)
+	r.cmd.Wait()
+	var gone []string
+	for _, p := range before {
+		held := strings.Replace(p, "/big/", "/"+heldPrefix+"big/", 1)
+		if _, err := os.Lstat(filepath.Join(root, held)); err != nil {
+			gone = append(gone, p)
+		}
+	}
+	if len(gone) == len(before) {
+		t.Skip("the kill landed after every deletion: nothing held is left to restore")
+	}
+	dry, code := runGC(t, bin, "--json", "--root", root, "--now", future, "--max-entries", "1000000")
+	dryRec := readRecord(t, dry)
+	if code != 0 || dryRec.Interrupted == nil || !slices.Equal(dryRec.Interrupted.Removed, gone) {
+		t.Fatalf("dry-run: exit %d, interrupted %+v; want exactly the %d files gone", code, dryRec.Interrupted, len(gone))
+	}
+	if !slices.Contains(warningKinds(t, dry), "leftover") {
+		t.Errorf("the dry-run does not call the held directory a leftover: %.600s", dry)
+	}
+	fresh := filepath.Join(root, ".river/tmp/big/new.json")
+	if err := os.MkdirAll(filepath.Dir(fresh), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fresh, []byte(`{"timestamp":"2199-12-31T00:00:00Z"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runGC(t, bin, append(forceArgs, "--root", root)...)
+	rec := readRecord(t, out)
+	if code != 0 || len(rec.Errors) != 0 {
+		t.Errorf("the --force run after the kill: exit %d, errors %+v", code, rec.Errors)
+	}
+	if rec.Interrupted == nil || !slices.Equal(rec.Interrupted.Removed, gone) {
+		t.Errorf("the --force run reports %+v as interrupted, want the %d gone", rec.Interrupted, len(gone))
+	}
+	rest := slices.DeleteFunc(slices.Clone(before), func(p string) bool { return slices.Contains(gone, p) })
+	if got := removedPaths(rec); !slices.Equal(got, rest) {
+		t.Errorf("removed[] lists %d files, want the %d the killed run left", len(got), len(rest))
+	}
+	if left := regularFiles(t, root); !slices.Equal(left, []string{".river/tmp/big/new.json"}) {
+		t.Errorf("left: %d files, e.g. %q; want the writer's only", len(left), left[:min(len(left), 3)])
+	}
+	if _, err := os.Lstat(filepath.Join(root, ".river/gc-journal")); err == nil {
+		t.Error("the journal is still there")
+	}
+}
+
+// TestDryRunBesideAHoldingForce (attack4, SPEC B4 "truthful words"): a
+// dry-run while a --force run holds .river/tmp/big does not call the
+// held directory a leftover of an interrupted run, nor report the live
+// run's journal as a killed run's.
+func TestDryRunBesideAHoldingForce(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	root := memDir(t)
+	heldTree(t, root, "big", 4000)
+	r := startHeld(t, bin, root, "big")
+	dry := exec.Command(bin, "--json", "--root", root, "--now", future, "--max-entries", "1000000")
+	var stderr strings.Builder
+	dry.Stderr = &stderr
+	out, _ := dry.Output()
+	rec := readRecord(t, out)
+	if slices.Contains(warningKinds(t, out), "leftover") || rec.Interrupted != nil {
+		t.Errorf("the dry-run beside a live --force: interrupted %+v; record %.800s", rec.Interrupted, out)
+	}
+	if strings.Contains(stderr.String(), "interrupted run") && !strings.Contains(stderr.String(), "not leftovers") {
+		t.Errorf("the dry-run's summary calls the live run's hold a leftover:\n%s", stderr.String())
+	}
+	if code, _ := r.finish(t); code != 0 {
+		t.Errorf("the --force run: exit %d; stderr %s", code, r.stderr)
+	}
+}
+
+// warningKinds lists the kinds of a JSON record's warnings[].
+func warningKinds(t *testing.T, b []byte) []string {
+	t.Helper()
+	var r struct{ Warnings []struct{ Kind string } }
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, w := range r.Warnings {
+		out = append(out, w.Kind)
+	}
+	return out
+}
