@@ -17,7 +17,7 @@ import (
 // writeFile, so the name .river/tmp/big is taken again. After the run
 // every file it keeps is at its own path — not stranded under the
 // private name, where no reader of .river/tmp/big finds it — and the new
-// file is untouched.
+// files, one renamed onto a target's name, are untouched.
 func TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
@@ -40,7 +40,19 @@ func TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace(t *testing.T) {
 	if err := os.WriteFile(fresh, []byte(`{"timestamp":"2199-12-31T00:00:00Z"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A writer that replaces a file by path (temporary file, then rename
+	// onto the name) reaches the new directory, never the held one.
+	onto := before[len(before)-2]
+	if err := os.WriteFile(filepath.Join(root, ".river/tmp/big/tmp"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, ".river/tmp/big/tmp"), filepath.Join(root, onto)); err != nil {
+		t.Fatal(err)
+	}
 	code, rec := r.finish(t)
+	if b, err := os.ReadFile(filepath.Join(root, onto)); err != nil || string(b) != "mine" {
+		t.Errorf("the file renamed onto %s: %q, %v", onto, b, err)
+	}
 	if b, err := os.ReadFile(filepath.Join(root, last)); err != nil || string(b) != "xmore" {
 		t.Errorf("the file the run kept is not at %s (%q, %v); private names left: %q", last, b, err, privateNames(root))
 	}
