@@ -248,6 +248,14 @@ func (w *walker) openChild(dirfd int, nameZ *byte) (int, dirID, bool) {
 	return fd, id, true
 }
 
+// holdsGit reports whether the directory name in dirfd holds an entry
+// named .git, or cannot be told not to (anything but ENOENT and ENOTDIR).
+func holdsGit(dirfd int, name []byte) bool {
+	var st unix.Stat_t
+	err := unix.Fstatat(dirfd, string(name)+"/.git", &st, unix.AT_SYMLINK_NOFOLLOW)
+	return err != unix.ENOENT && err != unix.ENOTDIR
+}
+
 // gitZ is ".git", NUL-terminated.
 var gitZ = []byte(".git\x00")
 
@@ -345,8 +353,16 @@ func (w *walker) visit(dirfd int, d dirent) {
 		}
 		if bytes.HasPrefix(d.name, []byte(LeftoverPrefix)) {
 			// A directory an interrupted run held whole (sweep's
-			// Options.Hold): put back first, then judged.
-			w.leftovers = append(w.leftovers, w.entryPath(d.name))
+			// Options.Hold): put back first, then judged. One holding
+			// .git was never held (a held directory holds none): a
+			// repository of its own, never moved (decision 289).
+			p := w.entryPath(d.name)
+			if holdsGit(dirfd, d.name) {
+				w.repos = append(w.repos, p)
+				w.note(Note{Path: p, Kind: NoteNestedRepo})
+				return
+			}
+			w.leftovers = append(w.leftovers, p)
 			return
 		}
 		off := len(w.names)
