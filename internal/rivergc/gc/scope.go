@@ -61,7 +61,7 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 	if cfg.Root.Objects != nil {
 		res = scanObjects(cfg, scope)
 	} else {
-		res = scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata, Seen: cfg.Seen})
+		res = scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata, Seen: cfg.Seen, Dirs: cfg.Mode == Force})
 	}
 	sc := scopeScan{
 		input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards,

@@ -157,7 +157,10 @@ func TestScanDirs(t *testing.T) {
 	if err := unix.Mkfifo(filepath.Join(root, ".river/tmp/a/b/fifo"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	res := scanRoot(t, root, skill.ScopeTmp, Options{})
+	if res := scanRoot(t, root, skill.ScopeTmp, Options{}); res.Dirs != nil {
+		t.Errorf("dirs %v without Options.Dirs", res.Dirs)
+	}
+	res := scanRoot(t, root, skill.ScopeTmp, Options{Dirs: true})
 	want := []Dir{{".river/tmp/a", 4}, {".river/tmp/a/b", 3}, {".river/tmp/only-dirs/c", 1}}
 	if !slices.Equal(res.Dirs, want) {
 		t.Errorf("dirs %v, want %v", res.Dirs, want)

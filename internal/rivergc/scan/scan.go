@@ -25,6 +25,8 @@ type Options struct {
 	// Seen, when set, counts the files found so far, as they are found;
 	// it may be read while the scan runs (progress off a terminal).
 	Seen *atomic.Int64
+	// Dirs fills Result.Dirs (river gc's --force: what it may hold whole).
+	Dirs bool
 }
 
 // TimestampSource says where File.Timestamp came from, so that --debug and
@@ -114,13 +116,13 @@ type Result struct {
 	// of the scope, or on the way to it, that hold a ".git" entry: other
 	// repositories, which are neither descended into nor listed.
 	NestedRepos []string
-	// Dirs are the directories below a recursive scope's own directory
-	// that directly hold a regular file and were listed to the end
-	// without an error, sorted by Path, each with the number of its
-	// entries (every name but "." and "..", whatever it is): a directory
-	// whose every entry is a file being removed or such a directory may
-	// be held whole while its files are deleted (package sweep,
-	// Options.Hold).
+	// Dirs (with Options.Dirs) are the directories below a recursive
+	// scope's own directory that directly hold a regular file and were
+	// listed to the end without an error, sorted by Path, each with the
+	// number of its entries (every name but "." and "..", whatever it
+	// is): a directory whose every entry is a file being removed or such
+	// a directory may be held whole while its files are deleted (package
+	// sweep, Options.Hold).
 	Dirs []Dir
 }
 

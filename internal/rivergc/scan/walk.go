@@ -283,7 +283,7 @@ func (w *walker) list(fd int) {
 			// its own, so that no directory costs more than one file's
 			// path and a chain of empty ones costs nothing (SPEC B2:
 			// O(files + depth)).
-			if w.recursive && len(w.stack) > 0 && files > 0 {
+			if w.opts.Dirs && w.recursive && len(w.stack) > 0 && files > 0 {
 				w.dirs = append(w.dirs, Dir{Path: string(w.path), Entries: entries})
 			}
 			return

@@ -10,7 +10,8 @@
 // package skill's, the inventory package scan's) and never widens a target
 // list. It never follows a symbolic link below the root, never leaves the
 // root or its mount, never removes a directory (unlinkat without
-// AT_REMOVEDIR), never deletes a file that changed since it was scanned,
+// AT_REMOVEDIR; the one exception is an emptied held directory whose name
+// was taken, below), never deletes a file that changed since it was scanned,
 // never overwrites a file, never rolls back a successful deletion, and
 // never words a message: its errors are *fserr.Error values with typed
 // causes, worded by the caller.
@@ -51,6 +52,44 @@
 // That is four system calls per file (statx, renameat2, statx, unlinkat)
 // plus one openat2 and one close per run; none can go: step 2 is the only
 // ctime comparison, step 4 the only check after the name is private.
+//
+// # Held directories
+//
+// Options.Hold names directories whose every entry, when scanned, was a
+// target or such a directory (package gc decides, from the scan). For
+// such a directory H the name to protect is H's, not each file's:
+//
+//  1. Once every target below H is journaled (Intend batches are never
+//     cut inside H) and a worker begins H's first run, H's parent is
+//     resolved as in step 1, H is renamed to PrivatePrefix+H there with
+//     RENAME_NOREPLACE, and the private name is opened
+//     O_PATH|O_NOFOLLOW|O_DIRECTORY and statx'd: a directory on the root's
+//     mount. Anything else (a symlink or a file put at H's name since the
+//     scan) is renamed back at once and H's targets take the per-file
+//     protocol above; so do they when H cannot be renamed (its private
+//     name is taken, the name is too long, no renameat2).
+//  2. Each target below H is resolved from H's descriptor (openat2
+//     RESOLVE_BENEATH|RESOLVE_NO_SYMLINKS|RESOLVE_NO_MAGICLINKS|
+//     RESOLVE_NO_XDEV, or the openat chain), statx'd against the whole
+//     scanned identity — ctime included, since no rename of the file has
+//     changed it — and unlinked. A file that differs stays where it is.
+//  3. When the last run below H ends (or Delete stops: a done context, a
+//     failed Intend), H is renamed back with RENAME_NOREPLACE. If its
+//     name was taken meanwhile (a writer's mkdir -p), an empty H is
+//     removed — it held only what was deleted, and the new directory
+//     keeps the name — and a non-empty one stays under its private name,
+//     a *fserr.HeldDirError in Report.Errors.
+//
+// So a held file costs two system calls (statx, unlinkat) instead of
+// four, and H five in all (openat2, renameat2, openat, statx, renameat2);
+// package gc holds only directories with at least eight targets. A
+// process killed while H is held leaves PrivatePrefix+H: scan reports it
+// as a leftover (never descended), the next --force run puts it back with
+// Restore before it judges, and journal recovery looks for journaled
+// files in held directories still in place. Nothing below H can be
+// reached by path while it is held: a writer that opens a file in H by
+// its path meanwhile gets ENOENT, or, after its own mkdir -p, writes into
+// a new directory that keeps the name ("Residual window").
 //
 // # Runs and workers
 //
@@ -142,6 +181,14 @@
 //     checked (step 2) and unlinked under their own name, so a file renamed
 //     onto that name between the check and the unlink would be deleted
 //     instead. They are counted in Report.Unprotected.
+//   - In a held directory: writes through a descriptor opened earlier
+//     that land between a file's statx and its unlinkat go with it, and
+//     a file renamed onto a name in H between the two by a process
+//     holding H (or a directory below it) open, or knowing the private
+//     name, is unlinked instead — the per-file protocol's windows, with
+//     ctime now compared at the last check. While H is held, opening a
+//     path into it fails (ENOENT) for every other process; a directory
+//     made at H's name meanwhile keeps it (see "Held directories").
 //   - The parent descriptor pins the directory, not its place: if the
 //     directory (or one of its ancestors) is moved elsewhere on the same
 //     mount after step 1 of its run — even out of the root — the scanned
