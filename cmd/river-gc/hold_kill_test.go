@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestKilledWhileHoldingThenNameRetaken (attack4): a --force run is
@@ -112,4 +113,62 @@ func warningKinds(t *testing.T, b []byte) []string {
 		out = append(out, w.Kind)
 	}
 	return out
+}
+
+// TestKilledMidHoldNamesExactlyTheGone (attack4): a --force run is
+// stopped once it holds .river/tmp/big, continued, and SIGKILLed a
+// moment later (fixed moments: none, then 100 µs steps), so the kill
+// lands before, among and after the deletions in the held directory.
+// Each time the next dry-run names in interrupted.removed exactly the
+// files that are gone — none still in the held directory — and the next
+// --force run removes the rest and leaves nothing under a private name.
+func TestKilledMidHoldNamesExactlyTheGone(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	midway := 0
+	for i := range 8 {
+		root := memDir(t)
+		before := heldTree(t, root, "big", 3000)
+		r := startHeld(t, bin, root, "big")
+		r.cmd.Process.Signal(syscall.SIGCONT)
+		time.Sleep(time.Duration(i) * 100 * time.Microsecond)
+		r.cmd.Process.Signal(syscall.SIGKILL)
+		r.cmd.Wait()
+		there := map[string]bool{}
+		for _, p := range regularFiles(t, root) {
+			there[strings.Replace(p, "/"+heldPrefix, "/", 1)] = true
+		}
+		gone := slices.DeleteFunc(slices.Clone(before), func(p string) bool { return there[p] })
+		if len(gone) > 0 && len(gone) < len(before) {
+			midway++
+		}
+		named := map[string]bool{}
+		if b, err := os.ReadFile(r.result); err == nil {
+			for _, p := range removedPaths(readRecord(t, b)) {
+				named[p] = true
+			}
+		}
+		dry, _ := runGC(t, bin, "--json", "--root", root, "--now", future, "--max-entries", "1000000")
+		var interrupted []string
+		if rec := readRecord(t, dry); rec.Interrupted != nil {
+			interrupted = rec.Interrupted.Removed
+		}
+		for _, p := range gone {
+			if !named[p] && !slices.Contains(interrupted, p) {
+				t.Fatalf("kill %d: %s is gone and no record names it", i, p)
+			}
+		}
+		for _, p := range interrupted {
+			if there[p] {
+				t.Fatalf("kill %d: %s is named as deleted by the killed run but is still there", i, p)
+			}
+		}
+		out, code := runGC(t, bin, append(forceArgs, "--root", root)...)
+		if left := regularFiles(t, root); code != 0 || len(left) != 0 || len(privateNames(root)) != 0 {
+			t.Fatalf("kill %d: the next --force: exit %d, %d files left, private names %q; %.300s", i, code, len(left), privateNames(root), out)
+		}
+	}
+	if midway == 0 {
+		t.Skip("no kill landed among the held directory's deletions: nothing was exercised")
+	}
 }
