@@ -122,12 +122,14 @@ func TestHoldNameTaken(t *testing.T) {
 		name, taker string // what the writer makes at .river/tmp/h/<taker>
 		keepOne     bool   // f04 judged on another size: not deleted
 		stays       bool   // the held directory stays held
+		link        bool   // a symlink to a directory outside the root takes the name
 	}{
-		{"emptied", "new", false, false},
-		{"kept one merged", "new", true, false},
-		{"kept one clashes", "f04", true, true},
-		{"nested repository", ".git", true, true},
-		{"a file", "", true, true},
+		{"emptied", "new", false, false, false},
+		{"kept one merged", "new", true, false, false},
+		{"kept one clashes", "f04", true, true, false},
+		{"nested repository", ".git", true, true, false},
+		{"a file", "", true, true, false},
+		{"a symlink", "", true, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sequential(t)
@@ -146,9 +148,23 @@ func TestHoldNameTaken(t *testing.T) {
 				taker += "/" + tc.taker
 			}
 			testHookAfterHold = func(string) { write(t, root, taker, "new") }
+			outside := t.TempDir()
+			if tc.link {
+				taker = "new"
+				testHookAfterHold = func(string) {
+					write(t, outside, taker, "new")
+					if err := os.Symlink(outside, filepath.Join(root, ".river/tmp/h")); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			t.Cleanup(func() { testHookAfterHold = nil })
 			rep := del(t, root, ts, Options{Hold: []string{".river/tmp/h"}})
-			if content(t, root, taker) != "new" {
+			if tc.link {
+				if names, _ := os.ReadDir(outside); len(names) != 1 || content(t, outside, taker) != "new" {
+					t.Fatalf("behind the symlink: %v", names)
+				}
+			} else if content(t, root, taker) != "new" {
 				t.Fatal("the writer's file is gone")
 			}
 			private := ".river/tmp/" + PrivatePrefix + "h"
