@@ -54,12 +54,19 @@ type heldRun struct {
 // It fails the test when the run ends first or after a minute.
 func startHeld(t *testing.T, bin, root, name string, args ...string) *heldRun {
 	t.Helper()
+	return startHeldIn(t, bin, root, ".river/tmp", name, args...)
+}
+
+// startHeldIn is startHeld for the directory parent/NAME (parent
+// root-relative).
+func startHeldIn(t *testing.T, bin, root, parent, name string, args ...string) *heldRun {
+	t.Helper()
 	in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		t.Skipf("inotify (which these tests stop a run with) is not available: %v", err)
 	}
 	defer unix.Close(in)
-	if _, err := unix.InotifyAddWatch(in, filepath.Join(root, ".river/tmp"), unix.IN_MOVED_TO); err != nil {
+	if _, err := unix.InotifyAddWatch(in, filepath.Join(root, parent), unix.IN_MOVED_TO); err != nil {
 		t.Fatal(err)
 	}
 	r := &heldRun{result: filepath.Join(t.TempDir(), "gc.json"), stderr: &strings.Builder{}}
@@ -86,7 +93,7 @@ func startHeld(t *testing.T, bin, root, name string, args ...string) *heldRun {
 			off += unix.SizeofInotifyEvent + l
 			if ev == want {
 				r.cmd.Process.Signal(syscall.SIGSTOP)
-				if _, err := os.Lstat(filepath.Join(root, ".river/tmp", want)); err != nil {
+				if _, err := os.Lstat(filepath.Join(root, parent, want)); err != nil {
 					t.Skipf("the run went past its hold before it could be stopped (%v)", err)
 				}
 				return r
@@ -94,10 +101,10 @@ func startHeld(t *testing.T, bin, root, name string, args ...string) *heldRun {
 		}
 		var ws unix.WaitStatus
 		if pid, _ := unix.Wait4(r.cmd.Process.Pid, &ws, unix.WNOHANG, nil); pid == r.cmd.Process.Pid {
-			t.Fatalf("the run ended (%v) before it held .river/tmp/%s; stderr: %s", ws, name, r.stderr)
+			t.Fatalf("the run ended (%v) before it held %s/%s; stderr: %s", ws, parent, name, r.stderr)
 		}
 	}
-	t.Fatalf("no hold of .river/tmp/%s within a minute", name)
+	t.Fatalf("no hold of %s/%s within a minute", parent, name)
 	return nil
 }
 

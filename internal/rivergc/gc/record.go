@@ -9,9 +9,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
+
+	"golang.org/x/sys/unix"
 )
 
 // journalBatch is how many intents are made durable with one fdatasync
@@ -44,7 +47,7 @@ type Interrupted struct {
 // not an interrupted run's and is not reported. held are the leftovers
 // still under their private names (a held directory's files are there).
 func recoverJournals(cfg Config, held []string) (*Interrupted, []journal.Recovered, error) {
-	found, err := journal.Recover(cfg.Root.FD, heldNames(held))
+	found, err := journal.Recover(cfg.Root.FD, heldNames(cfg.Root.FD, held))
 	if cfg.Mode != Force && len(found) > 0 {
 		// Probed after reading: a run that started since holds the lock
 		// now and its journal is not a leftover. (One that started and
@@ -81,10 +84,13 @@ func recoverJournals(cfg Config, held []string) (*Interrupted, []journal.Recover
 
 // heldNames says where a journaled file may be held: under its private
 // name (sweep holds a file there between its last check and its unlink),
-// or in a directory of leftovers (the private paths still in place)
-// that a killed run held whole.
-func heldNames(leftovers []string) func(p string) []string {
-	dirs := map[string]string{} // original path → private path
+// or in a directory a killed run held whole: one of the leftovers (the
+// private paths still in place), or, for a directory the scan did not
+// visit (a scope this run does not select), one found by looking for each
+// ancestor's private name beneath the root, once per ancestor (decision
+// 290). The identity check is the caller's.
+func heldNames(rootfd int, leftovers []string) func(p string) []string {
+	dirs := map[string]string{} // original path → private path ("" when none)
 	for _, l := range leftovers {
 		dir, name := path.Split(l)
 		dirs[dir+strings.TrimPrefix(name, sweep.PrivatePrefix)] = l
@@ -92,13 +98,42 @@ func heldNames(leftovers []string) func(p string) []string {
 	return func(p string) []string {
 		dir, name := path.Split(p)
 		out := []string{dir + sweep.PrivatePrefix + name}
-		for a := path.Dir(p); a != "." && len(dirs) > 0; a = path.Dir(a) {
-			if l, ok := dirs[a]; ok {
+		for a := path.Dir(p); a != "."; a = path.Dir(a) {
+			l, ok := dirs[a]
+			if !ok {
+				ad, an := path.Split(a)
+				if l = ad + sweep.PrivatePrefix + an; !isDirBeneath(rootfd, l) {
+					l = ""
+				}
+				dirs[a] = l
+			}
+			if l != "" {
 				out = append(out, l+p[len(a):])
 			}
 		}
 		return out
 	}
+}
+
+// isDirBeneath reports whether p (root-relative) is a directory reached
+// from rootfd without a symlink, a mount crossing or leaving the root.
+func isDirBeneath(rootfd int, p string) bool {
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Openat2(rootfd, p, &unix.OpenHow{
+			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
+			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV,
+		})
+	})
+	if err == unix.ENOSYS || err == unix.EPERM {
+		// No openat2 (or a filter refuses it): offer the path; the
+		// identity check resolves it as safely.
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	unix.Close(fd)
+	return true
 }
 
 // runJournal is the run's one intent journal, shared by its deletions
