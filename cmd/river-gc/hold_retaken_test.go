@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -68,5 +69,39 @@ func TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace(t *testing.T) {
 	}
 	if code != 1 || len(rec.Errors) != 1 || rec.Errors[0].Path != last {
 		t.Errorf("exit %d, errors %+v; want exit 1 and one error, for %s (changed)", code, rec.Errors, last)
+	}
+}
+
+// TestInterruptedWhileHoldingNameRetaken (attack4): SIGINT while a
+// --force run holds .river/tmp/big, whose name a writer has just made
+// again: the run stops, every file it did not delete is back at its own
+// path (in the writer's directory, beside the writer's file), removed[]
+// lists exactly the files gone, and a rerun finishes the job.
+func TestInterruptedWhileHoldingNameRetaken(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	root := memDir(t)
+	before := heldTree(t, root, "big", 4000)
+	r := startHeld(t, bin, root, "big")
+	fresh := filepath.Join(root, ".river/tmp/big/new.json")
+	if err := os.MkdirAll(filepath.Dir(fresh), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fresh, []byte(`{"timestamp":"2199-12-31T00:00:00Z"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.cmd.Process.Signal(syscall.SIGINT)
+	code, rec := r.finish(t)
+	after := regularFiles(t, root)
+	gone := slices.DeleteFunc(slices.Clone(before), func(p string) bool { return slices.Contains(after, p) })
+	if got := removedPaths(rec); !slices.Equal(got, gone) {
+		t.Errorf("removed[] lists %d files, %d are gone", len(got), len(gone))
+	}
+	if left := privateNames(root); code != 1 || len(left) != 0 || len(after) != len(before)-len(gone)+1 {
+		t.Fatalf("exit %d, %d files left of %d (%d gone), private names %q", code, len(after), len(before), len(gone), left)
+	}
+	out, code := runGC(t, bin, append(forceArgs, "--root", root)...)
+	if left := regularFiles(t, root); code != 0 || !slices.Equal(left, []string{".river/tmp/big/new.json"}) {
+		t.Errorf("rerun: exit %d, %d files left; %.300s", code, len(left), out)
 	}
 }
