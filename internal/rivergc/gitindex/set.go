@@ -2,7 +2,11 @@
 
 package gitindex
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // Set is the set of git-tracked paths below one root. Paths are
 // root-relative, slash-separated and clean (no "./", no trailing slash).
@@ -14,6 +18,10 @@ type Set struct {
 	dirs map[string]struct{}
 	// all is true when the root itself lies inside a sparse directory.
 	all bool
+	// sorted is every path of files and dirs in byte order, built once
+	// by the first HasUnder.
+	sortOnce sync.Once
+	sorted   []string
 }
 
 // Contains reports whether rel (root-relative, slash-separated, clean) is
@@ -48,9 +56,10 @@ func (s *Set) Contains(rel string) bool {
 }
 
 // HasUnder reports whether anything below the directory dir is tracked
-// (Contains for dir itself, or for any path below it). It looks at every
-// entry: it is for the rare directory a killed run left held, not for
-// each file.
+// (Contains for dir itself, or for any path below it). The first call
+// sorts the index's paths once; each call then costs one binary search,
+// so a tree of many leftover directories costs O((n + leftovers) log n),
+// not n × leftovers.
 func (s *Set) HasUnder(dir string) bool {
 	if s.Contains(dir) {
 		return true
@@ -58,14 +67,18 @@ func (s *Set) HasUnder(dir string) bool {
 	if s == nil {
 		return false
 	}
-	for _, m := range []map[string]struct{}{s.files, s.dirs} {
-		for p := range m {
-			if len(p) > len(dir) && p[len(dir)] == '/' && strings.HasPrefix(p, dir) {
-				return true
+	s.sortOnce.Do(func() {
+		s.sorted = make([]string, 0, len(s.files)+len(s.dirs))
+		for _, m := range []map[string]struct{}{s.files, s.dirs} {
+			for p := range m {
+				s.sorted = append(s.sorted, p)
 			}
 		}
-	}
-	return false
+		slices.Sort(s.sorted)
+	})
+	prefix := dir + "/"
+	i, _ := slices.BinarySearch(s.sorted, prefix)
+	return i < len(s.sorted) && strings.HasPrefix(s.sorted[i], prefix)
 }
 
 // Len returns the number of index entries below the root, counting a
