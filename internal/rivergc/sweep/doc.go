@@ -57,7 +57,8 @@
 //
 // Options.Hold names directories whose every entry, when scanned, was a
 // target or such a directory (package gc decides, from the scan). For
-// such a directory H the name to protect is H's, not each file's:
+// such a directory H the name to protect is H's, not each file's: once H
+// is renamed, no path through H's name reaches its files.
 //
 //  1. Once every target below H is journaled (Intend batches are never
 //     cut inside H) and a worker begins H's first run, H's parent is
@@ -75,10 +76,13 @@
 //     changed it — and unlinked. A file that differs stays where it is.
 //  3. When the last run below H ends (or Delete stops: a done context, a
 //     failed Intend), H is renamed back with RENAME_NOREPLACE. If its
-//     name was taken meanwhile (a writer's mkdir -p), an empty H is
-//     removed — it held only what was deleted, and the new directory
-//     keeps the name — and a non-empty one stays under its private name,
-//     a *fserr.HeldDirError in Report.Errors.
+//     name was taken meanwhile (a writer's mkdir -p), the new directory
+//     keeps it: an empty H is removed (it held only what was deleted);
+//     otherwise, when the name is a directory reached without a symlink
+//     and holding no .git, each entry left in H is renamed into it under
+//     its own name, never over anything (merge.go), and the emptied H is
+//     removed; what cannot be moved stays in H under its private name, a
+//     *fserr.HeldDirError in Report.Errors.
 //
 // So a held file costs two system calls (statx, unlinkat) instead of
 // four, and H five in all (openat2, renameat2, openat, statx, renameat2);
@@ -86,10 +90,12 @@
 // process killed while H is held leaves PrivatePrefix+H: scan reports it
 // as a leftover (never descended), the next --force run puts it back with
 // Restore before it judges, and journal recovery looks for journaled
-// files in held directories still in place. Nothing below H can be
-// reached by path while it is held: a writer that opens a file in H by
-// its path meanwhile gets ENOENT, or, after its own mkdir -p, writes into
-// a new directory that keeps the name ("Residual window").
+// files in held directories still in place. While H is held, a path
+// through its name reaches nothing of it: a writer that opens a file in H
+// by its path meanwhile gets ENOENT, or, after its own mkdir -p, writes
+// into a new directory that keeps the name ("Residual window"); a process
+// with a descriptor or working directory inside H, or that knows the
+// private name, still reaches its files.
 //
 // # Runs and workers
 //
