@@ -3,8 +3,8 @@
 package gc
 
 import (
-	"path"
 	"slices"
+	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
@@ -29,7 +29,7 @@ func holdDirs(dirs []scan.Dir, ts []sweep.Target) []string {
 	}
 	direct := make(map[string]int, len(dirs)) // targets directly in a directory
 	for _, t := range ts {
-		direct[path.Dir(t.Path)]++
+		direct[dirOf(t.Path)]++
 	}
 	whole := map[string]int{}             // directory held whole → targets below it
 	subs := map[string]int{}              // directory → its subdirectories held whole
@@ -41,16 +41,25 @@ func holdDirs(dirs []scan.Dir, ts []sweep.Target) []string {
 		}
 		n := direct[d.Path] + below[d.Path]
 		whole[d.Path] = n
-		up := path.Dir(d.Path)
+		up := dirOf(d.Path)
 		subs[up]++
 		below[up] += n
 	}
 	var out []string
 	for p, n := range whole {
-		if _, up := whole[path.Dir(p)]; !up && n >= minHold {
+		if _, up := whole[dirOf(p)]; !up && n >= minHold {
 			out = append(out, p)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// dirOf is the directory part of a root-relative path in scan's canonical
+// form (path.Dir without its Clean: the path is clean already).
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return "."
 }
