@@ -17,9 +17,10 @@ import (
 // ends in PrivatePrefix+NAME, and is renamed to NAME in the same
 // directory, resolved as safely as Delete resolves it (no symlinks, no
 // other mount). It never overwrites: when NAME exists, the leftover stays
-// and the error's cause is fserr.ErrNameTaken (an empty directory is
-// removed instead, as when Delete puts one back). Only regular files and
-// directories are put back. Restored
+// and the error's cause is fserr.ErrNameTaken — except that a directory
+// is put back as Delete puts back a held one (putBack: removed when
+// empty, else merged into the directory that took its name, entry by
+// entry). Only regular files and directories are put back. Restored
 // paths are listed in Report.Restored, vanished ones in Report.Gone,
 // failures in Report.Errors (Op fserr.OpRestore).
 func Restore(rootfd int, paths []string) Report {
@@ -76,8 +77,8 @@ func (d *deleter) restoreOne(p string) (isGone bool, err error) {
 	case !d.onRootMount(&stx):
 		return false, fserr.ErrOtherMount
 	case mode == unix.S_IFDIR:
-		// A directory held whole (Options.Hold); emptied and its name
-		// taken, it is removed (putBack).
+		// A directory held whole (Options.Hold); its name taken, it is
+		// removed when empty, else merged back (putBack).
 		return false, putBack(dirfd, private, name)
 	}
 	err = eintr.Retry(func() error { return renameStrings(dirfd, private, name) })
