@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
@@ -102,7 +101,10 @@ func heldNames(rootfd int, leftovers []string) func(p string) []string {
 			l, ok := dirs[a]
 			if !ok {
 				ad, an := path.Split(a)
-				if l = ad + sweep.PrivatePrefix + an; !isDirBeneath(rootfd, l) {
+				l = ad + sweep.PrivatePrefix + an
+				if fd, ok := openDirNoFollow(rootfd, l); ok {
+					unix.Close(fd)
+				} else {
 					l = ""
 				}
 				dirs[a] = l
@@ -113,27 +115,6 @@ func heldNames(rootfd int, leftovers []string) func(p string) []string {
 		}
 		return out
 	}
-}
-
-// isDirBeneath reports whether p (root-relative) is a directory reached
-// from rootfd without a symlink, a mount crossing or leaving the root.
-func isDirBeneath(rootfd int, p string) bool {
-	fd, err := eintr.Value(func() (int, error) {
-		return unix.Openat2(rootfd, p, &unix.OpenHow{
-			Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-			Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS | unix.RESOLVE_NO_XDEV,
-		})
-	})
-	if err == unix.ENOSYS || err == unix.EPERM {
-		// No openat2 (or a filter refuses it): offer the path; the
-		// identity check resolves it as safely.
-		return true
-	}
-	if err != nil {
-		return false
-	}
-	unix.Close(fd)
-	return true
 }
 
 // runJournal is the run's one intent journal, shared by its deletions

@@ -133,7 +133,6 @@ func (d *deleter) take(h *hold) {
 	if err != nil {
 		// Not the directory scanned there (a symlink or a file put at its
 		// name): back where it was, untouched.
-		h.done = true
 		if perr := putBack(pfd, private, name); perr != nil {
 			h.err = heldDirError(h.path, dir, private, perr)
 		}

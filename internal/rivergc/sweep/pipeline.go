@@ -26,7 +26,7 @@ func batchesOf(ts []Target, opts Options, holds []*hold, at map[string]int) []sp
 			hi++
 		}
 		if i := holdFor(at, dirOf(ts[hi-1].Path)); i >= 0 { // a held directory's targets are consecutive
-			for hi < len(ts) && strings.HasPrefix(ts[hi].Path, holds[i].path+"/") {
+			for below := holds[i].path + "/"; hi < len(ts) && strings.HasPrefix(ts[hi].Path, below); {
 				hi++
 			}
 		}
