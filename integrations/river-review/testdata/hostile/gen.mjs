@@ -1,4 +1,4 @@
-// A generator of hostile Riverbed indexes and eval ledgers of its own (attack2): ids that are numbers, -0, NFC/NFD twins, lone surrogates, toString/__proto__; types with spaces, BOMs, escapes; truthy and falsy context.active values; expiries as numbers, arrays, objects, odd ISO forms; repeated and case-variant keys; resurfaces and supersessions referring to each other. node gen.mjs SEED DIR
+// A generator of hostile Riverbed indexes and eval ledgers of its own: ids that are numbers, -0, NFC/NFD twins, lone surrogates, toString/__proto__; types with spaces, BOMs, escapes; truthy and falsy context.active values; expiries as numbers, arrays, objects, odd ISO forms; repeated and case-variant keys; resurfaces and supersessions referring to each other. node gen.mjs SEED DIR
 // (plangate-gc test fixture; MIT, our own code — no upstream text.)
 import fs from 'node:fs'; import path from 'node:path';
 let s = Number(process.argv[2]) >>> 0;

@@ -16,24 +16,24 @@ import (
 )
 
 // A second differential test of the entry scopes against upstream's
-// readers (attack2), with a generator, readers and checks of its own
-// (testdata/attack2: gen.mjs, ask.mjs, check.mjs), independent of
+// readers, with a generator, readers and checks of its own
+// (testdata/hostile: gen.mjs, ask.mjs, check.mjs), independent of
 // stores_diff*: each case is asked of upstream's queryMemory,
 // findActiveSuppressions and compare-eval-ledger, compacted by river-gc
 // --force with every policy at its hardest (0 days, 1 entry), and asked
 // again; check.mjs holds D3/D4 to the two answers.
 
-// envA2Cases is how many generated cases TestStoresAttack2Fuzz runs
+// envA2Cases is how many generated cases TestStoresHostileFuzz runs
 // (default 300; it runs with PLANGATE_GC_LONG=1).
 const envA2Cases = "PLANGATE_GC_A2_CASES"
 
 // a2Now is the instant of every case, for river-gc and for upstream.
 const a2Now = "2026-06-01T00:00:00Z"
 
-// TestStoresAttack2CheckCanFail: check.mjs fails when a live decision is
+// TestStoresHostileCheckCanFail: check.mjs fails when a live decision is
 // removed (the store rewritten by hand without it), so a passing case
 // means something.
-func TestStoresAttack2CheckCanFail(t *testing.T) {
+func TestStoresHostileCheckCanFail(t *testing.T) {
 	up := upstream.Dir(t)
 	td, _ := filepath.Abs("testdata")
 	repo := filepath.Join(t.TempDir(), "repo")
@@ -48,7 +48,7 @@ func TestStoresAttack2CheckCanFail(t *testing.T) {
 		}
 	}
 	ask := func(out string, extra ...string) {
-		cmd := exec.Command("node", append([]string{"--import", filepath.Join(td, "fakeclock.mjs"), filepath.Join(td, "attack2", "ask.mjs"), up, repo}, extra...)...)
+		cmd := exec.Command("node", append([]string{"--import", filepath.Join(td, "fakeclock.mjs"), filepath.Join(td, "hostile", "ask.mjs"), up, repo}, extra...)...)
 		cmd.Env = append(os.Environ(), "SIM_NOW="+a2Now)
 		b, err := cmd.Output()
 		if err != nil {
@@ -60,7 +60,7 @@ func TestStoresAttack2CheckCanFail(t *testing.T) {
 	ask(repo + ".before")
 	write(entry("r1", "review"))
 	ask(repo+".after", repo+".before")
-	out, _ := exec.Command("node", filepath.Join(td, "attack2", "check.mjs"), repo+".before", repo+".after").Output()
+	out, _ := exec.Command("node", filepath.Join(td, "hostile", "check.mjs"), repo+".before", repo+".after").Output()
 	if !strings.Contains(string(out), "LIVE removed") {
 		t.Errorf("check.mjs does not see a live decision removed:\n%s", out)
 	}
@@ -73,7 +73,7 @@ func a2Case(t *testing.T, bin, up, repo string) int {
 	t.Helper()
 	td, _ := filepath.Abs("testdata")
 	ask := func(out string, extra ...string) {
-		args := append([]string{"--import", filepath.Join(td, "fakeclock.mjs"), filepath.Join(td, "attack2", "ask.mjs"), up, repo}, extra...)
+		args := append([]string{"--import", filepath.Join(td, "fakeclock.mjs"), filepath.Join(td, "hostile", "ask.mjs"), up, repo}, extra...)
 		cmd := exec.Command("node", args...)
 		cmd.Env = append(os.Environ(), "SIM_NOW="+a2Now, "NO_COLOR=1")
 		b, err := cmd.Output()
@@ -97,7 +97,7 @@ func a2Case(t *testing.T, bin, up, repo string) int {
 		t.Fatalf("%s: river-gc wrote no record (exit %d)\n%s", repo, gc.ProcessState.ExitCode(), out)
 	}
 	ask(after, before)
-	check := exec.Command("node", filepath.Join(td, "attack2", "check.mjs"), before, after)
+	check := exec.Command("node", filepath.Join(td, "hostile", "check.mjs"), before, after)
 	problems, _ := check.Output()
 	if check.ProcessState.ExitCode() != 0 {
 		t.Errorf("%s: upstream's readers answer differently after river-gc --force:\n%s", repo, problems)
@@ -105,15 +105,15 @@ func a2Case(t *testing.T, bin, up, repo string) int {
 	return len(rec.Removed)
 }
 
-// TestStoresAttack2Traps: hand-made hostile stores (testdata/attack2/traps:
+// TestStoresHostileTraps: hand-made hostile stores (testdata/hostile/traps:
 // expiries Node reads otherwise than a date library would, types and ids
 // that only look alike, stores that are not upstream's form, ledgers with
 // CRLF, NBSP, LS, NEL, BOMs, non-object lines, invalid newest lines).
-func TestStoresAttack2Traps(t *testing.T) {
-	longtest.Require(t, "attack2's hostile stores asked of upstream's readers")
+func TestStoresHostileTraps(t *testing.T) {
+	longtest.Require(t, "hostile stores asked of upstream's readers")
 	up := upstream.Dir(t)
 	bin := diffBin(t)
-	traps, err := filepath.Glob(filepath.Join("testdata", "attack2", "traps", "*"))
+	traps, err := filepath.Glob(filepath.Join("testdata", "hostile", "traps", "*"))
 	if err != nil || len(traps) < 20 {
 		t.Fatalf("traps: %v (%d)", err, len(traps))
 	}
@@ -143,10 +143,10 @@ func TestStoresAttack2Traps(t *testing.T) {
 	}
 }
 
-// TestStoresAttack2Fuzz: generated hostile indexes (gen.mjs), seeds
+// TestStoresHostileFuzz: generated hostile indexes (gen.mjs), seeds
 // 1..PLANGATE_GC_A2_CASES.
-func TestStoresAttack2Fuzz(t *testing.T) {
-	longtest.Require(t, "attack2's differential fuzz of the entry scopes against upstream's readers")
+func TestStoresHostileFuzz(t *testing.T) {
+	longtest.Require(t, "a differential fuzz of the entry scopes against upstream's readers")
 	up := upstream.Dir(t)
 	bin := diffBin(t)
 	n := 300
@@ -157,7 +157,7 @@ func TestStoresAttack2Fuzz(t *testing.T) {
 	removed := 0
 	for seed := 1; seed <= n && !t.Failed(); seed++ {
 		repo := filepath.Join(t.TempDir(), "repo")
-		if out, err := exec.Command("node", filepath.Join(td, "attack2", "gen.mjs"), strconv.Itoa(seed), repo).CombinedOutput(); err != nil {
+		if out, err := exec.Command("node", filepath.Join(td, "hostile", "gen.mjs"), strconv.Itoa(seed), repo).CombinedOutput(); err != nil {
 			t.Fatalf("gen.mjs %d: %v\n%s", seed, err, out)
 		}
 		removed += a2Case(t, bin, up, repo)

@@ -15,12 +15,12 @@ import (
 // (SPEC B2: never write to a non-regular file, never append to a file with
 // other links). Append is that last moment.
 
-// TestAttackAppendRefusesAFIFO: a FIFO put at the summary path after
+// TestAppendRefusesAFIFO: a FIFO put at the summary path after
 // the check is written to (and, with no reader, blocks river gc forever
 // after --force has deleted, so the JSON record is never written). The
 // test holds a reader open so that it cannot hang; open with O_NONBLOCK
 // and fstat the descriptor.
-func TestAttackAppendRefusesAFIFO(t *testing.T) {
+func TestAppendRefusesAFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "summary.md")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
@@ -35,9 +35,9 @@ func TestAttackAppendRefusesAFIFO(t *testing.T) {
 	}
 }
 
-// TestAttackAppendRefusesAHardLink: a hard link made to the summary
+// TestAppendRefusesAHardLink: a hard link made to the summary
 // path after the check (say to a single source) is appended to.
-func TestAttackAppendRefusesAHardLink(t *testing.T) {
+func TestAppendRefusesAHardLink(t *testing.T) {
 	dir := t.TempDir()
 	guarded := filepath.Join(dir, "index.json")
 	if err := os.WriteFile(guarded, []byte("{}\n"), 0o644); err != nil {
