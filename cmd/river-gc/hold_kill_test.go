@@ -28,7 +28,7 @@ func TestKilledWhileHoldingThenNameRetaken(t *testing.T) {
 	root := memDir(t)
 	before := heldTree(t, root, "big", 4000)
 	r := startHeld(t, bin, root, "big")
-	r.cmd.Process.Signal(syscall.SIGKILL)
+	r.signal(syscall.SIGKILL)
 	r.cmd.Wait()
 	var gone []string
 	for _, p := range before {
@@ -130,9 +130,9 @@ func TestKilledMidHoldNamesExactlyTheGone(t *testing.T) {
 		root := memDir(t)
 		before := heldTree(t, root, "big", 3000)
 		r := startHeld(t, bin, root, "big")
-		r.cmd.Process.Signal(syscall.SIGCONT)
+		r.signal(syscall.SIGCONT)
 		time.Sleep(time.Duration(i) * 100 * time.Microsecond)
-		r.cmd.Process.Signal(syscall.SIGKILL)
+		r.signal(syscall.SIGKILL)
 		r.cmd.Wait()
 		there := map[string]bool{}
 		for _, p := range regularFiles(t, root) {

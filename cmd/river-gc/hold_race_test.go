@@ -43,15 +43,15 @@ func heldTree(t *testing.T, root, name string, n int) []string {
 
 // heldRun is a --force run stopped (SIGSTOP) while it holds a directory.
 type heldRun struct {
-	cmd    *exec.Cmd
-	result string // its --output-file
+	cmd    *exec.Cmd // strace, which runs river-gc
+	pid    int       // river-gc
+	result string    // its --output-file
 	stderr *strings.Builder
 }
 
-// startHeld starts river-gc with args on root and stops it as soon as
-// the directory .river/tmp/NAME shows under its private name (inotify on
-// .river/tmp, IN_MOVED_TO), so the test acts while the directory is held.
-// It fails the test when the run ends first or after a minute.
+// startHeld starts river-gc with args on root and stops it the moment
+// its rename of .river/tmp/NAME to the private name returns, before it
+// touches a file below (skipped where strace cannot do that).
 func startHeld(t *testing.T, bin, root, name string, args ...string) *heldRun {
 	t.Helper()
 	return startHeldIn(t, bin, root, ".river/tmp", name, args...)
@@ -59,23 +59,47 @@ func startHeld(t *testing.T, bin, root, name string, args ...string) *heldRun {
 
 // startHeldIn is startHeld for the directory parent/NAME (parent
 // root-relative).
+//
+// The stop is an event, not a race: strace injects SIGSTOP into the
+// renameat2 call whose path is NAME, and a signal is delivered only when
+// that call returns to user space, so the run is stopped with the
+// directory held and nothing below it deleted, however loaded the
+// machine (with Go's asynchronous preemption off, whose signals would
+// end the stop). strace counts calls per thread, so a later rename back (NAME
+// again) on another thread stops the run once more: finish continues
+// every such stop.
 func startHeldIn(t *testing.T, bin, root, parent, name string, args ...string) *heldRun {
 	t.Helper()
+	if _, err := exec.LookPath("strace"); err != nil {
+		t.Skip("strace (which these tests stop a run with) is not installed")
+	}
 	in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
-		t.Skipf("inotify (which these tests stop a run with) is not available: %v", err)
+		t.Skipf("inotify (which these tests see a hold with) is not available: %v", err)
 	}
 	defer unix.Close(in)
 	if _, err := unix.InotifyAddWatch(in, filepath.Join(root, parent), unix.IN_MOVED_TO); err != nil {
 		t.Fatal(err)
 	}
 	r := &heldRun{result: filepath.Join(t.TempDir(), "gc.json"), stderr: &strings.Builder{}}
-	r.cmd = exec.Command(bin, append(append(slices.Clone(args), "--root", root, "--output-file", r.result), forceArgs...)...)
+	trace := []string{"-f", "-qq", "-o", "/dev/null", "--seccomp-bpf", "-P", name, "-e", "trace=renameat2",
+		"-e", "inject=renameat2:signal=SIGSTOP:when=1", "--", bin}
+	r.cmd = exec.Command("strace", append(append(append(trace, args...), "--root", root, "--output-file", r.result), forceArgs...)...)
+	r.cmd.Dir = t.TempDir() // empty: -P NAME matches the literal name only
+	// Go's preemption signal (SIGURG), sent between the run's threads,
+	// would wake a stopped tracee and end its group stop.
+	r.cmd.Env = append(os.Environ(), "GODEBUG=asyncpreemptoff=1")
 	r.cmd.Stderr = r.stderr
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { r.cmd.Process.Kill(); r.cmd.Wait() })
+	t.Cleanup(func() {
+		if r.pid > 0 {
+			syscall.Kill(r.pid, syscall.SIGKILL)
+		}
+		r.cmd.Process.Kill()
+		r.cmd.Wait()
+	})
 	want := heldPrefix + name
 	buf := make([]byte, 64<<10)
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
@@ -92,10 +116,8 @@ func startHeldIn(t *testing.T, bin, root, parent, name string, args ...string) *
 			ev := strings.TrimRight(string(buf[off+unix.SizeofInotifyEvent:off+unix.SizeofInotifyEvent+l]), "\x00")
 			off += unix.SizeofInotifyEvent + l
 			if ev == want {
-				r.cmd.Process.Signal(syscall.SIGSTOP)
-				if _, err := os.Lstat(filepath.Join(root, parent, want)); err != nil {
-					t.Skipf("the run went past its hold before it could be stopped (%v)", err)
-				}
+				r.pid = tracee(t, r.cmd.Process.Pid)
+				r.waitStopped(t)
 				return r
 			}
 		}
@@ -108,12 +130,64 @@ func startHeldIn(t *testing.T, bin, root, parent, name string, args ...string) *
 	return nil
 }
 
-// finish continues a stopped run and waits for it; it returns the exit
-// code and the record.
+// tracee is the pid of strace's one child.
+func tracee(t *testing.T, strace int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", strace, strace))
+	var pid int
+	if _, serr := fmt.Sscan(string(b), &pid); err != nil || serr != nil {
+		t.Fatalf("strace's child: %v %v", err, serr)
+	}
+	return pid
+}
+
+// stopped reports whether every thread of the run is stopped.
+func (r *heldRun) stopped() bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", r.pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, task := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", r.pid, task.Name()))
+		i := strings.LastIndexByte(string(b), ')')
+		if err != nil || i < 0 || i+2 >= len(b) || (b[i+2] != 't' && b[i+2] != 'T') {
+			return false
+		}
+	}
+	return true
+}
+
+// waitStopped waits until the injected SIGSTOP has stopped the run.
+func (r *heldRun) waitStopped(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !r.stopped(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the run did not stop at its hold; stderr: %s", r.stderr)
+		}
+	}
+}
+
+// signal sends sig to river-gc (not to strace).
+func (r *heldRun) signal(sig syscall.Signal) { syscall.Kill(r.pid, sig) }
+
+// finish continues a stopped run, and any later stop of it, and waits for
+// it; it returns the exit code and the record.
 func (r *heldRun) finish(t *testing.T) (int, gcRecord) {
 	t.Helper()
-	r.cmd.Process.Signal(syscall.SIGCONT)
-	err := r.cmd.Wait()
+	done := make(chan error, 1)
+	go func() { done <- r.cmd.Wait() }()
+	r.signal(syscall.SIGCONT)
+	var err error
+	for waiting := true; waiting; {
+		select {
+		case err = <-done:
+			waiting = false
+		case <-time.After(10 * time.Millisecond):
+			if r.stopped() {
+				r.signal(syscall.SIGCONT)
+			}
+		}
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

@@ -90,7 +90,7 @@ func TestInterruptedWhileHoldingNameRetaken(t *testing.T) {
 	if err := os.WriteFile(fresh, []byte(`{"timestamp":"2199-12-31T00:00:00Z"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r.cmd.Process.Signal(syscall.SIGINT)
+	r.signal(syscall.SIGINT)
 	code, rec := r.finish(t)
 	after := regularFiles(t, root)
 	gone := slices.DeleteFunc(slices.Clone(before), func(p string) bool { return slices.Contains(after, p) })

@@ -38,7 +38,7 @@ func TestKilledHoldSeenFromAnotherScope(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := startHeldIn(t, bin, root, "artifacts/evals", "run-1")
-	r.cmd.Process.Signal(syscall.SIGKILL)
+	r.signal(syscall.SIGKILL)
 	r.cmd.Wait()
 	held := filepath.Join(root, "artifacts/evals", heldPrefix+"run-1")
 	var there []string
