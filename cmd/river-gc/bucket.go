@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
-	"github.com/plangate-gc/plangate-gc/internal/bucket"
+	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gitindex"
 )

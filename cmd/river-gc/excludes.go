@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/plangate-gc/plangate-gc/internal/bucket"
+	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 )
 

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/plangate-gc/plangate-gc/gate"
-	"github.com/plangate-gc/plangate-gc/internal/bucket"
+	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
 	"github.com/plangate-gc/plangate-gc/internal/clidoc"
 	"github.com/plangate-gc/plangate-gc/internal/cliparse"
 	"github.com/plangate-gc/plangate-gc/internal/report"

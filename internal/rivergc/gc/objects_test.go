@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/plangate-gc/plangate-gc/internal/bucket"
+	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 	"github.com/plangate-gc/plangate-gc/skill"
 )

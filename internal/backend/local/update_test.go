@@ -1,4 +1,4 @@
-package disk_test
+package local_test
 
 import "flag"
 

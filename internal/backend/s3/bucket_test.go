@@ -1,4 +1,4 @@
-package bucket_test
+package s3_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	"github.com/plangate-gc/plangate-gc/internal/backend/backendtest"
-	"github.com/plangate-gc/plangate-gc/internal/bucket"
+	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 

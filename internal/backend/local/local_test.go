@@ -1,13 +1,13 @@
 //go:build linux
 
-package disk_test
+package local_test
 
 import (
 	"testing"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	"github.com/plangate-gc/plangate-gc/internal/backend/backendtest"
-	"github.com/plangate-gc/plangate-gc/internal/backend/disk"
+	disk "github.com/plangate-gc/plangate-gc/internal/backend/local"
 )
 
 // TestSuite runs the shared backend suite over a directory root: the

@@ -1,4 +1,4 @@
-package bucket_test
+package s3_test
 
 import "flag"
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-// Package disk is the backend.Backend of a directory root: an adapter
+// Package local is the backend.Backend of a directory root: an adapter
 // over river gc's descriptor side (package rewrite reads and replaces a
 // file by identity, package sweep deletes one by identity), so that the
 // disk passes the same suite as a bucket (backendtest). A tag is the
@@ -11,7 +11,7 @@
 // symlink (O_NOFOLLOW at each component). The run itself still scans
 // with package scan (mount and nested-repository rules); List here walks
 // one prefix and skips symlinks and special files.
-package disk
+package local
 
 import (
 	"bytes"

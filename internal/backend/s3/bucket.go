@@ -1,4 +1,4 @@
-// Package bucket is river gc's S3 backend (SPEC Part H): a
+// Package s3 is river gc's S3 backend (SPEC Part H): a
 // backend.Backend over one bucket and key prefix, on the official AWS SDK
 // for Go v2, configured from the SDK's standard chain (AWS_ENDPOINT_URL_S3,
 // AWS_REGION, keys, profiles, AWS_CA_BUNDLE), with the SDK's retries and
@@ -8,7 +8,7 @@
 //
 // bucket decides nothing and words nothing; credentials never leave the
 // SDK (no error or count carries them).
-package bucket
+package s3
 
 import (
 	"context"
