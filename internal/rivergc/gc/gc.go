@@ -26,6 +26,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -74,6 +75,11 @@ type Config struct {
 	// and those of killed runs); otherwise they stay for the next run.
 	// Without Record they are removed when Run returns.
 	Record func(Outcome) (recorded bool, err error)
+	// PlanOut makes a dry-run record its removals with their identities
+	// (Outcome.Plan, SPEC J1); Plan, when set, narrows the run's removals
+	// to the plan's items that are still what was planned (SPEC J2).
+	PlanOut bool
+	Plan    *plan.Plan
 }
 
 // Run executes river gc. In force mode it holds the root's lock for the
@@ -246,6 +252,7 @@ type judgement struct {
 	files     map[string]fileVerdict // every scanned path (for --explain)
 	runDirs   []runDir               // eval-run directories the removals empty (rundirs.go)
 	holds     []string               // directories --force may hold whole (holds.go)
+	planKept  map[string]fileVerdict // planned paths the run keeps, with why (plan.go)
 }
 
 // fileVerdict is what happened to one scanned file.
@@ -312,7 +319,7 @@ func judge(cfg Config) (judgement, error) {
 			}
 			i++
 			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
-			if cfg.Mode == Force && store == nil && scope.Store() == "" {
+			if (cfg.Mode == Force || cfg.PlanOut || cfg.Plan != nil) && store == nil && scope.Store() == "" {
 				j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 			}
 		}
@@ -345,6 +352,7 @@ func judge(cfg Config) (judgement, error) {
 		}
 	}
 	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
+	j.planStep(cfg)
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
 		// Private names under a held lock belong to a live --force run:
 		// files in flight, not leftovers of an interrupted one (SPEC B4).
@@ -379,7 +387,8 @@ func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
-		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnNoGitIndex, WarnVersioned}
+		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnNoGitIndex, WarnVersioned,
+		WarnPlanApplied, WarnPlanGone, WarnNotPlanned}
 }
 
 // Inventories returns the skill input document of every scope that has at

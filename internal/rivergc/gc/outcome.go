@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -247,6 +248,9 @@ type Outcome struct {
 	FreedAllocated uint64
 	// Run says which run this is (SPEC B5); the command fills it in.
 	Run RunInfo
+	// Plan is, with Config.PlanOut, the plan of this dry-run (SPEC J1);
+	// the command fills in its root and tool version and writes it.
+	Plan *plan.Plan
 }
 
 // RunInfo names a run for its record: the root (absolute), the
