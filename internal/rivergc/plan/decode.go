@@ -48,7 +48,27 @@ func Decode(data []byte) (*Plan, error) {
 		!bytes.Equal(append(again.Bytes(), '\n'), data) {
 		return nil, &Error{Kind: KindDigest}
 	}
+	if err := f.consistent(); err != nil {
+		return nil, &Error{Kind: KindUnreadable, Err: err}
+	}
 	return p, nil
+}
+
+// consistent checks what the writer always makes true: one identity per
+// removal, of the same path, the removals in path order.
+func (f fileJSON) consistent() error {
+	if len(f.Removed) != len(f.Identities) {
+		return fmt.Errorf("%d removals, %d identities", len(f.Removed), len(f.Identities))
+	}
+	for i, r := range f.Removed {
+		if f.Identities[i].Path != r.Path {
+			return fmt.Errorf("identities[%d] is %q, not %q", i, string(f.Identities[i].Path), string(r.Path))
+		}
+		if i > 0 && f.Removed[i-1].Path >= r.Path {
+			return fmt.Errorf("removed[] is not in path order at %q", string(r.Path))
+		}
+	}
+	return nil
 }
 
 // fileJSON is a plan file's members as read.
@@ -137,21 +157,14 @@ func (f fileJSON) plan() (*Plan, error) {
 	for _, x := range f.Excludes {
 		p.Excludes = append(p.Excludes, string(x))
 	}
-	if len(f.Removed) != len(f.Identities) {
-		return nil, fmt.Errorf("%d removals, %d identities", len(f.Removed), len(f.Identities))
-	}
 	for i, r := range f.Removed {
-		id := f.Identities[i]
-		if id.Path != r.Path {
-			return nil, fmt.Errorf("identities[%d] is %q, not %q", i, string(id.Path), string(r.Path))
+		it := Item{Path: string(r.Path), SizeBytes: r.SizeBytes, Reason: skill.Reason(r.Reason)}
+		if i < len(f.Identities) { // more or fewer identities: the encoding differs, the digest says so
+			id := f.Identities[i]
+			it.Identity = Identity{Size: id.Size, MtimeNs: id.MtimeNs, Dev: id.Dev, Ino: id.Ino, CtimeNs: id.CtimeNs, ETag: string(id.ETag), SHA256: string(id.SHA256)}
 		}
-		it := Item{Path: string(r.Path), SizeBytes: r.SizeBytes, Reason: skill.Reason(r.Reason),
-			Identity: Identity{Size: id.Size, MtimeNs: id.MtimeNs, Dev: id.Dev, Ino: id.Ino, CtimeNs: id.CtimeNs, ETag: string(id.ETag), SHA256: string(id.SHA256)}}
 		if e := r.Entry; e != nil {
 			it.Entry = &Entry{Store: string(e.Store), ID: string(e.ID), Line: e.Line, Timestamp: string(e.Timestamp)}
-		}
-		if i > 0 && p.Items[i-1].Path >= it.Path {
-			return nil, fmt.Errorf("removed[] is not in path order at %q", it.Path)
 		}
 		p.Items = append(p.Items, it)
 	}
