@@ -80,6 +80,10 @@ type Config struct {
 	// to the plan's items that are still what was planned (SPEC J2).
 	PlanOut bool
 	Plan    *plan.Plan
+	// restored are the private names a killed run left that this run put
+	// back: renamed by river gc itself, their ctime is not the planned
+	// one (narrowToPlan).
+	restored []string
 }
 
 // Run executes river gc. In force mode it holds the root's lock for the
@@ -119,6 +123,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		// A killed run left files under private names: put them back
 		// (never over another file), then judge the tree as it now is.
 		restored = sweep.Restore(cfg.Root.FD, j.leftovers)
+		cfg.restored = restored.Restored
 		closeRunDirs(j.runDirs)
 		if j, err = judge(cfg); err != nil {
 			closeRunDirs(j.runDirs)

@@ -5,7 +5,9 @@ package gc
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"path"
 	"slices"
+	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
@@ -96,6 +98,11 @@ func (j *judgement) narrowToPlan(cfg Config) {
 		items[cfg.Plan.Items[i].Path] = &cfg.Plan.Items[i]
 	}
 	ids := j.identities(cfg)
+	putBack := map[string]bool{}
+	for _, p := range cfg.restored {
+		dir, name := path.Split(p)
+		putBack[dir+strings.TrimPrefix(name, sweep.PrivatePrefix)] = true
+	}
 	keep := make(map[string]bool, len(items))
 	matched := make(map[string]bool, len(items))
 	notPlanned, firstNotPlanned := 0, ""
@@ -112,6 +119,9 @@ func (j *judgement) narrowToPlan(cfg Config) {
 			if planned {
 				matched[d.Path] = true
 				diff = it.Identity.Diff(ids[d.Path])
+				if putBack[d.Path] && slices.Equal(diff, []string{"ctime"}) {
+					diff = nil // river gc's own two renames (held, put back) changed it
+				}
 			}
 			switch {
 			case !planned:
