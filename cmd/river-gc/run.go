@@ -45,8 +45,8 @@ type cli struct {
 	Force         bool     `help:"${h_force}"`
 	JSON          bool     `name:"json" help:"${h_j_s_o_n}"`
 	OutputFile    string   `name:"output-file" placeholder:"PATH" help:"${h_output_file}"`
-	PlanOut       string   `name:"plan-out" placeholder:"PLAN" help:"${h_plan_out}"`
-	Apply         string   `name:"apply" placeholder:"PLAN" help:"${h_apply}"`
+	PlanOut       string   `name:"plan-out" placeholder:"FILE" help:"${h_plan_out}"`
+	Apply         string   `name:"apply" placeholder:"FILE" help:"${h_apply}"`
 	JSONFormat    string   `name:"json-format" enum:"gc,findings,artifact" default:"gc" help:"${h_j_s_o_n_format}"`
 	Quiet         bool     `help:"${h_quiet}"`
 	Debug         bool     `help:"${h_debug}"`
