@@ -40,7 +40,7 @@ plan_summary() {
     echo ""
     echo "### river gc plan"
     echo ""
-    echo "This plan removes $count items (listed above); digest \`$digest\`."
+    echo "Items this plan removes: $count (listed above). Digest: \`$digest\`."
     echo "Approving the apply job deletes exactly these items, each only if it is still what was planned."
   } >> "$GITHUB_STEP_SUMMARY"
 }

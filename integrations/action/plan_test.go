@@ -90,7 +90,7 @@ func TestActionPlanThenApply(t *testing.T) {
 	plan := readFile(t, uploaded)
 	digest := regexp.MustCompile(`"digest": "(sha256:[0-9a-f]{64})"`).FindStringSubmatch(plan)
 	summary := readFile(t, r.summary)
-	if digest == nil || !strings.Contains(summary, "This plan removes 1 items (listed above); digest `"+digest[1]+"`") ||
+	if digest == nil || !strings.Contains(summary, "Items this plan removes: 1 (listed above). Digest: `"+digest[1]+"`") ||
 		!strings.Contains(summary, "week.tmp") {
 		t.Errorf("the step summary does not show the plan:\n%s", summary)
 	}
@@ -116,5 +116,24 @@ func TestActionPlanThenApply(t *testing.T) {
 	}
 	if res := readFile(t, e2.outputs["run"]["result-file"]); !strings.Contains(res, `"not-planned"`) || e2.outputs["run"]["plan-file"] != "" {
 		t.Errorf("apply result or outputs: %v\n%s", e2.outputs["run"], res)
+	}
+}
+
+// TestPlanWorkflowOfTheDocsLints: the two-job workflow docs/ci.md shows
+// passes actionlint against this action.yml (its inputs and the plan
+// artifact's name included).
+func TestPlanWorkflowOfTheDocsLints(t *testing.T) {
+	doc := readFile(t, filepath.Join(pinned.Root(t), "docs/ci.md"))
+	_, after, ok := strings.Cut(doc, "## Plan and apply")
+	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(after)
+	if !ok || m == nil {
+		t.Fatal("docs/ci.md shows no plan-and-apply workflow")
+	}
+	workflow := strings.ReplaceAll(m[1], "uses: plangate-gc/plangate-gc@<full commit sha>", "uses: ./")
+	if strings.Count(workflow, "uses: ./") != 2 || !strings.Contains(workflow, "name: gc-plan") {
+		t.Fatalf("the workflow does not use the action twice and download gc-plan:\n%s", workflow)
+	}
+	if out, err := lint(t, workflow); err != nil {
+		t.Fatalf("actionlint: %v\n%s", err, out)
 	}
 }
