@@ -227,6 +227,12 @@ func TestApplyDeletesOnlyWhatIsStillPlanned(t *testing.T) {
 	}
 	// Applied again: nothing more is deleted, and the record says which
 	// planned items are gone already.
+	if got, want := fields(t, out, "plan")["plan"], `{
+    "digest": `+fields(t, mustRead(t, planFile), "digest")["digest"]+`,
+    "items": 7
+  }`; got != want {
+		t.Errorf("the record's plan is %s, want %s", got, want)
+	}
 	out, _, _ = gcRun(t, apply...)
 	rec = readPlanRecord(t, out)
 	if len(rec.Removed) != 0 || !strings.Contains(rec.warning("plan-gone"), "were gone already") {
@@ -257,6 +263,10 @@ func TestApplyTwiceSaysSo(t *testing.T) {
 		t.Fatalf("first apply: exit %d\n%s%s", code, out, stderr)
 	}
 	out, stderr, code = gcRun(t, "--root", root, "--force", "--apply", planFile)
+	digest := fields(t, mustRead(t, planFile), "digest")["digest"]
+	if !bytes.Contains(out, []byte("applying the plan "+strings.Trim(digest, `"`)+" (2 items)")) {
+		t.Errorf("the summary does not name the plan %s:\n%s", digest, out)
+	}
 	if code != 0 || !bytes.Contains(out, []byte("warning: all 2 items of the plan are gone already: this plan was applied before; nothing was deleted")) {
 		t.Errorf("second apply: exit %d\n%s%s", code, out, stderr)
 	}
@@ -340,4 +350,13 @@ func TestApplyPreviewWithoutForce(t *testing.T) {
 	if code != 0 || !slices.Equal(rec.removed(), []string{".river/memory/a.json"}) || len(present(root, ".river/memory/a.json")) != 1 {
 		t.Errorf("preview: exit %d, removed %v\n%s", code, rec.removed(), stderr)
 	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

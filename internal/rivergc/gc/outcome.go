@@ -251,6 +251,8 @@ type Outcome struct {
 	// Plan is, with Config.PlanOut, the plan of this dry-run (SPEC J1);
 	// the command fills in its root and tool version and writes it.
 	Plan *plan.Plan
+	// Applied is, with Config.Plan, the plan this run applied.
+	Applied *plan.Plan
 }
 
 // RunInfo names a run for its record: the root (absolute), the

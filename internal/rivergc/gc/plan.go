@@ -93,6 +93,7 @@ func entryIdentity(x *EntryIndex, k int) plan.Identity {
 // is kept and counted (WarnNotPlanned). Directories are not held whole
 // (each planned file is deleted, and checked, alone).
 func (j *judgement) narrowToPlan(cfg Config) {
+	j.out.Applied = cfg.Plan
 	items := make(map[string]*plan.Item, len(cfg.Plan.Items))
 	for i := range cfg.Plan.Items {
 		items[cfg.Plan.Items[i].Path] = &cfg.Plan.Items[i]
