@@ -26,7 +26,7 @@ var planMessages = map[string][2]string{ // key → {ja, en}
 	"gc-plan-written": {
 		"計画を %s に書きました: 削除 %s 件、%s",
 		"plan written to %s: %s removals, %s"},
-	"gc-plan-applying": {"計画 %s (%s 項目) を適用します", "applying the plan %s (%s items)"},
+	"gc-plan-applying":    {"計画 %s (%s 項目) を適用します", "applying the plan %s (%s items)"},
 	"gc-err-op-plan":      {"計画にありますが削除していません: %s", "planned, not deleted: %s"},
 	"gc-err-plan-changed": {"計画の後に変更されました: %s", "changed since planned: %s"},
 	"gc-err-plan-kept":    {"いまは%s", "it is now %s"},
