@@ -91,6 +91,7 @@ if ! [[ "$version" =~ ^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]*)?$ ]]; then
   command -v go > /dev/null ||
     fail "'${version:-this checkout}' is not a release tag, so river-gc is built from source, and Go is not on PATH: add actions/setup-go (go-version-file: go.mod) before this step"
   mkdir -p "$dest"
+  rm -f "$dest/river-gc" # a restored build of something else: go build would not overwrite it
   (cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$dest/river-gc" \
     -ldflags "-X 'github.com/plangate-gc/plangate-gc/internal/version.Version=devel $ref'" ./cmd/river-gc) ||
     fail "go build ./cmd/river-gc failed in $src"

@@ -68,7 +68,7 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 	if wf.Permissions["issues"] != "write" || wf.Permissions["actions"] != "read" {
 		t.Errorf("permissions %v: want issues: write and actions: read", wf.Permissions)
 	}
-	pinned := regexp.MustCompile(`^[\w-]+/[\w-]+@(v\d+(\.\d+\.\d+)?|[0-9a-f]{40})$`)
+	pinned := regexp.MustCompile(`^[\w-]+/[\w-]+@(v\d+(\.\d+\.\d+)?|[0-9a-f]{40}|<full commit sha>)$`)
 	var downloads, uploads, issue int
 	var gc map[string]string
 	for _, job := range wf.Jobs {
@@ -91,12 +91,15 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 					issue++
 				}
 			case strings.HasPrefix(s.Uses, "plangate-gc/plangate-gc@"):
-				if !regexp.MustCompile(`@v\d+\.\d+\.\d+$`).MatchString(s.Uses) {
-					t.Errorf("the Action %s is not pinned to a release tag", s.Uses)
+				// No release exists yet: the README's placeholder, which a
+				// user replaces with a commit (integrations/action's
+				// TestShippedWorkflowsPinTheREADMEPlaceholder).
+				if s.Uses != "plangate-gc/plangate-gc@<full commit sha>" {
+					t.Errorf("the Action %s is not pinned at the README's placeholder", s.Uses)
 				}
 				gc = s.With
 			case strings.Contains(s.Run, "go install") || strings.HasPrefix(s.Uses, "actions/setup-go@"):
-				t.Errorf("step %q builds river-gc from source; the Action installs a verified release", s.Name)
+				t.Errorf("step %q builds river-gc itself; the Action installs (or builds and caches) it", s.Name)
 			}
 		}
 	}
