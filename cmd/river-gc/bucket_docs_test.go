@@ -106,7 +106,7 @@ func section(doc, title string) string {
 
 // checkLinks: every relative Markdown link of file (relative to the
 // repository root) names a file that exists and, with #anchor, a heading
-// of that file as GitHub spells its anchor.
+// of that file as GitHub spells its anchor or an <a id> in it.
 func checkLinks(t *testing.T, file, text string) {
 	t.Helper()
 	for _, m := range regexp.MustCompile(`\]\(([^)#\s]*)(#[^)\s]*)?\)`).FindAllStringSubmatch(text, -1) {
@@ -129,7 +129,7 @@ func checkLinks(t *testing.T, file, text string) {
 		if anchor == "" {
 			continue
 		}
-		found := false
+		found := bytes.Contains(b, []byte(`<a id="`+anchor+`">`))
 		for _, h := range regexp.MustCompile(`(?m)^#+ (.*)$`).FindAllStringSubmatch(string(b), -1) {
 			found = found || githubAnchor(h[1]) == anchor
 		}
