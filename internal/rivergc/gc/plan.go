@@ -90,8 +90,8 @@ func entryIdentity(x *EntryIndex, k int) plan.Identity {
 // excluded, a single source, a live entry, the policy), is an errors[]
 // entry naming why; one gone already is counted (WarnPlanGone, or
 // WarnPlanApplied when all are); what is removable now but not planned
-// is kept and counted (WarnNotPlanned). Directories are not held whole
-// (each planned file is deleted, and checked, alone).
+// is kept and counted (WarnNotPlanned). A directory is held whole only
+// when every file below it is still planned.
 func (j *judgement) narrowToPlan(cfg Config) {
 	j.out.Applied = cfg.Plan
 	items := make(map[string]*plan.Item, len(cfg.Plan.Items))
@@ -154,12 +154,28 @@ func (j *judgement) narrowToPlan(cfg Config) {
 			j.narrowRewrite(so.Scope, marks, n)
 		}
 	}
-	j.targets = slices.DeleteFunc(j.targets, func(t sweep.Target) bool { return !keep[t.Path] })
-	j.holds = nil
+	var dropped []string
+	j.targets = slices.DeleteFunc(j.targets, func(t sweep.Target) bool {
+		if !keep[t.Path] {
+			dropped = append(dropped, t.Path)
+		}
+		return !keep[t.Path]
+	})
+	j.holds = keepHolds(j.holds, dropped)
 	j.unmatched(cfg, matched)
 	if notPlanned > 0 {
 		j.out.Warnings = append(j.out.Warnings, Warning{Kind: WarnNotPlanned, Path: firstNotPlanned, N: notPlanned})
 	}
+}
+
+// keepHolds keeps the directories to hold whole (holds.go) below which
+// no target was dropped: each still holds planned files only.
+func keepHolds(holds, dropped []string) []string {
+	slices.Sort(dropped)
+	return slices.DeleteFunc(holds, func(h string) bool {
+		i, _ := slices.BinarySearch(dropped, h+"/")
+		return i < len(dropped) && strings.HasPrefix(dropped[i], h+"/")
+	})
 }
 
 // narrowRewrite gives the entry scope's rewrite (--force) the planned

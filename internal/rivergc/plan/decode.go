@@ -20,22 +20,17 @@ import (
 // digest of their canonical encoding (KindDigest): a plan changed by a
 // byte since it was written, its layout included, is never applied.
 func Decode(data []byte) (*Plan, error) {
-	var head struct {
-		PlanVersion *str `json:"planVersion"`
-	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, &Error{Kind: KindUnreadable, Err: err}
-	}
-	if head.PlanVersion == nil {
-		return nil, &Error{Kind: KindUnreadable, Err: errors.New("no planVersion")}
-	}
-	if string(*head.PlanVersion) != FormatVersion {
-		return nil, &Error{Kind: KindVersion, Got: string(*head.PlanVersion), Want: FormatVersion}
-	}
+	// One pass: members it does not know are left for the byte-exact
+	// check below to refuse.
 	var f fileJSON
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&f); err != nil {
+	err := json.Unmarshal(data, &f)
+	if f.PlanVersion != "" && f.PlanVersion != FormatVersion {
+		return nil, &Error{Kind: KindVersion, Got: string(f.PlanVersion), Want: FormatVersion}
+	}
+	if err == nil && f.PlanVersion == "" {
+		err = errors.New("no planVersion")
+	}
+	if err != nil {
 		return nil, &Error{Kind: KindUnreadable, Err: err}
 	}
 	p, err := f.plan()
@@ -183,6 +178,10 @@ func (s *str) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("not a string: %.40s", b)
 	}
 	b = b[1 : len(b)-1]
+	if bytes.IndexByte(b, '\\') < 0 { // nothing escaped: as it stands
+		*s = str(b)
+		return nil
+	}
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
 		c := b[i]

@@ -94,7 +94,7 @@ func TestDecodeSaysWhy(t *testing.T) {
 		{"an item less", bytes.Replace(good, []byte(`"reason": "count"`), []byte(`"reason": "age"`), 1), KindDigest},
 		{"not JSON", good[:len(good)/2], KindUnreadable},
 		{"no version", []byte(`{"root":"/"}`), KindUnreadable},
-		{"an unknown member", bytes.Replace(good, []byte(`"planVersion": "1",`), []byte(`"planVersion": "1", "x": 1,`), 1), KindUnreadable},
+		{"an unknown member", bytes.Replace(good, []byte(`"planVersion": "1",`), []byte(`"planVersion": "1", "x": 1,`), 1), KindDigest},
 	} {
 		_, err := Decode(c.data)
 		var pe *Error
