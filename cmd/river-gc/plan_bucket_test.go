@@ -4,12 +4,20 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
@@ -123,4 +131,119 @@ func TestBucketApplyDeletesOnlyWhatIsStillPlanned(t *testing.T) {
 	if rec = readPlanRecord(t, out); len(rec.Removed) != 0 || !strings.Contains(rec.warning("plan-gone"), "were gone already") {
 		t.Errorf("second apply: removed %v, warning %q", rec.removed(), rec.warning("plan-gone"))
 	}
+}
+
+// TestBucketSigkillDuringApplyLeavesAnExactRecord (SPEC J2) on a bucket:
+// an apply killed with SIGKILL once its first deletions are visible has
+// deleted only planned objects, and exactly the objects gone are named —
+// by its own record, else by the next apply's interrupted[], which then
+// finishes the plan and leaves the objects the plan does not name.
+func TestBucketSigkillDuringApplyLeavesAnExactRecord(t *testing.T) {
+	srv := s3test.Start(t)
+	name := srv.Bucket(t, false)
+	env := bucketEnv(srv)
+	root := "s3://" + name + "/r"
+	const n = 2000
+	tree := map[string]string{}
+	for i := range n {
+		tree[fmt.Sprintf(".river/tmp/d%d/f%04d", i%4, i)] = "x"
+	}
+	upload(t, srv, name, "r/", "", tree)
+	dir := t.TempDir()
+	planFile := filepath.Join(dir, "plan.json")
+	if _, stderr, code := runBucketGC(t, env, "--root", root, "--now", future, "--max-entries", "1000000", "--quiet", "--plan-out", planFile); code != 0 {
+		t.Fatalf("--plan-out: exit %d\n%s", code, stderr)
+	}
+	unplanned := []string{".river/tmp/d0/late-1", ".river/tmp/d3/late-2"}
+	upload(t, srv, name, "r/", "", map[string]string{unplanned[0]: "x", unplanned[1]: "x"})
+	result := filepath.Join(dir, "gc.json")
+	cmd := exec.Command(buildBinary(t), "--root", root, "--force", "--json", "--quiet", "--apply", planFile, "--output-file", result)
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }() //nolint:errcheck // killed on purpose
+	// The event: the first deletions are visible in a listing (or the run
+	// ended); then the kill.
+	for done := false; !done; {
+		select {
+		case <-exited:
+			done = true
+		default:
+			done = len(allKeys(t, srv, name, "r/")) < n+len(unplanned)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-exited
+	there := map[string]bool{}
+	for _, k := range allKeys(t, srv, name, "r/") {
+		there[k] = true
+	}
+	for _, k := range unplanned {
+		if !there[k] {
+			t.Fatalf("%s is not in the plan and is gone", k)
+		}
+	}
+	var gone []string
+	for k := range tree {
+		if !there[k] {
+			gone = append(gone, k)
+		}
+	}
+	named := map[string]bool{}
+	if b, err := os.ReadFile(result); err == nil {
+		for _, r := range readRecord(t, b).Removed {
+			named[r.Path] = true
+		}
+	}
+	// The killed run's lease would expire in its time; the test lets it
+	// go now, as that expiry would.
+	lock := "r/" + gc.LockKey
+	if _, err := srv.Client().DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: &name, Key: &lock}); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runBucketGC(t, env, "--root", root, "--force", "--json", "--quiet", "--apply", planFile)
+	if len(out) == 0 {
+		t.Fatalf("the apply after the kill: exit %d, no record\nstderr: %q", code, stderr)
+	}
+	if next := readRecord(t, out); next.Interrupted != nil {
+		for _, p := range next.Interrupted.Removed {
+			named[p] = true
+		}
+	}
+	for _, k := range gone {
+		if !named[k] {
+			t.Fatalf("%s is gone (%d of %d) and no record names it", k, len(gone), n)
+		}
+	}
+	if len(named) != len(gone) {
+		t.Errorf("the records name %d deletions, %d objects are gone", len(named), len(gone))
+	}
+	if code != 0 || len(readPlanRecord(t, out).Removed)+len(gone) != n {
+		t.Errorf("the apply after the kill: exit %d, %d deleted after the kill, %d before, of %d\n%s", code,
+			len(readPlanRecord(t, out).Removed), len(gone), n, stderr)
+	}
+	if left := allKeys(t, srv, name, "r/.river/tmp/"); !slices.Equal(left, []string{"d0/late-1", "d3/late-2"}) {
+		t.Errorf("left %d objects (%.3q), want only the unplanned ones", len(left), left)
+	}
+	t.Logf("%d of %d planned objects gone at the kill", len(gone), n)
+}
+
+// allKeys lists every key below prefix, page after page (keysIn reads
+// one page).
+func allKeys(t *testing.T, srv *s3test.Server, name, prefix string) []string {
+	t.Helper()
+	var ks []string
+	p := s3.NewListObjectsV2Paginator(srv.Client(), &s3.ListObjectsV2Input{Bucket: &name, Prefix: &prefix})
+	for p.HasMorePages() {
+		page, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range page.Contents {
+			ks = append(ks, strings.TrimPrefix(aws.ToString(o.Key), prefix))
+		}
+	}
+	return ks
 }
