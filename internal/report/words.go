@@ -192,6 +192,12 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
 	case gc.WarnRestored, gc.WarnLeftover, gc.WarnInFlight:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
+	case gc.WarnHeldDir:
+		key := "gc-warn-" + string(w.Kind)
+		if w.Target != "" {
+			key += "-" + w.Target
+		}
+		return render.Message(lang, key, Display(heldOriginal(w.Path)), n, Display(w.Path))
 	case gc.WarnNoGitIndex:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnVersioned:
@@ -247,4 +253,10 @@ func Duration(secs int64, lang render.Lang) string {
 		return p.Sprintf("gc-dur-s", "0")
 	}
 	return strings.Join(parts, " ")
+}
+
+// heldOriginal is the path a held directory's private path p had.
+func heldOriginal(p string) string {
+	dir, name := path.Split(p)
+	return dir + strings.TrimPrefix(name, scan.LeftoverPrefix)
 }
