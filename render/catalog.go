@@ -188,10 +188,10 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-held-directory": {
 		"中断された実行がまとめて退避したディレクトリ %s (ファイル %s 件) が作業用の名前 %s のままです。次の --force 実行で元に戻します。",
 		"a directory an interrupted run held whole: %s (%s files), under the private name %s; the next --force run puts it back."},
-	"gc-warn-held-directory-restored": {
+	"gc-held-directory-restored": {
 		"中断された実行がまとめて退避したディレクトリ %s (ファイル %s 件) を元に戻しました (作業用の名前 %s から)。",
 		"put back a directory an interrupted run held whole: %s (%s files), from the private name %s."},
-	"gc-warn-held-directory-stays": {
+	"gc-held-directory-stays": {
 		"中断された実行がまとめて退避したディレクトリ %s (ファイル %s 件) を元に戻せず、作業用の名前 %s のままです (理由はエラーを参照)。",
 		"could not put back a directory an interrupted run held whole: %s (%s files) stays under the private name %s (errors say why)."},
 	"gc-warn-in-flight": {

@@ -32,7 +32,7 @@ func heldWarnings(t *testing.T, b []byte) []heldWarning {
 func killedHolding(t *testing.T, bin, root string, n int) []string {
 	t.Helper()
 	before := heldTree(t, root, "big", n)
-	r := startHeld(t, bin, root, "big")
+	r := startStopped(t, bin, root, ".river/tmp", "big", "1+")
 	r.signal(syscall.SIGKILL)
 	r.cmd.Wait()
 	if got := regularFiles(t, root); len(got) != n+1 { // and the journal

@@ -193,9 +193,9 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 	case gc.WarnRestored, gc.WarnLeftover, gc.WarnInFlight:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
 	case gc.WarnHeldDir:
-		key := "gc-warn-" + string(w.Kind)
-		if w.Target != "" {
-			key += "-" + w.Target
+		key := "gc-warn-" + string(w.Kind) // found; the next --force run puts it back
+		if w.Target == "restored" || w.Target == "stays" {
+			key = "gc-" + string(w.Kind) + "-" + w.Target
 		}
 		return render.Message(lang, key, Display(heldOriginal(w.Path)), n, Display(w.Path))
 	case gc.WarnNoGitIndex:
