@@ -48,6 +48,9 @@ func findHeld(cfg Config, leftovers []string, ex *excludeUse) (held []heldDir, u
 		}
 		return nil
 	})
+	if len(found) == 0 {
+		return nil, nil
+	}
 	privates := slices.Sorted(maps.Keys(found))
 	unused := ex.unusedPatterns()
 	var batch []skill.Entry
