@@ -73,11 +73,11 @@ func startHeldIn(t *testing.T, bin, root, parent, name string, args ...string) *
 	return startStopped(t, bin, root, parent, name, "1", args...)
 }
 
-// startStopped is startHeldIn stopping at the renameat2 calls strace's
-// injection counter when selects: "1" the thread's first (the hold of
-// NAME, the first rename of a run), "1+" every call on NAME, for a name
-// renamed after other names of its run (strace counts each thread's
-// renameat2 calls whatever their path).
+// startStopped is startHeldIn stopping at the renameat2 calls on NAME
+// that strace's injection counter when selects: "1" the first, "1+"
+// every one. strace 6.1 was seen to miss, with "1", the first rename of
+// a file renamed after another file of its run on the same thread;
+// "1+" stopped it.
 func startStopped(t *testing.T, bin, root, parent, name, when string, args ...string) *heldRun {
 	t.Helper()
 	if _, err := exec.LookPath("strace"); err != nil {
