@@ -61,6 +61,9 @@ type cli struct {
 	start time.Time          // when the run began, for durationMs
 	notes []note             // warnings about the flags (policy.go)
 	reach []report.Reachable // what unselected store scopes would reclaim (stores.go)
+	// toldAhead: stderr had the warnings about what goes before the
+	// first deletion (warnings.go).
+	toldAhead bool
 }
 
 // sinceMs is the milliseconds since start: the record's durationMs, the
@@ -164,6 +167,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	defer cfg.Root.Close()
 	if cfg.Mode == gc.Force {
 		ctx = forceSignals(ctx)
+		cfg.BeforeDelete = c.beforeDelete(stderr)
 	}
 	return c.execute(ctx, cfg, stdout, stderr)
 }
@@ -292,12 +296,9 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 			}
 		}
 	}
-	// An exclude that matched nothing protects nothing it was meant to:
-	// --quiet hides the summary, never this warning (SPEC B5).
-	if c.Quiet {
-		if err := report.UnusedExcludes(stderr, out.Warnings, lang); err != nil {
-			failed = append(failed, err)
-		}
+	// --quiet hides the summary, never a warning (SPEC B5, B9).
+	if err := c.stderrWarnings(stderr, out.Warnings); err != nil {
+		failed = append(failed, err)
 	}
 	// Errors always go to stderr too (seed 000: "Errors still go to stderr").
 	if err := report.Errors(stderr, out.Errors, lang); err != nil {

@@ -74,6 +74,9 @@ type Config struct {
 	// and those of killed runs); otherwise they stay for the next run.
 	// Without Record they are removed when Run returns.
 	Record func(Outcome) (recorded bool, err error)
+	// BeforeDelete, when set, is told in force mode, before the first
+	// deletion, the warnings about what is to go (Ahead; SPEC B9).
+	BeforeDelete func([]Warning)
 }
 
 // Run executes river gc. In force mode it holds the root's lock for the
@@ -173,6 +176,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 			out.keepStore(job.scope)
 		}
 	default:
+		cfg.warnAhead(&j)
 		if len(j.targets) > 0 {
 			out.apply(deleteJournaled(ctx, cfg, jn, j.targets, j.holds))
 		}
