@@ -19,6 +19,9 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 		"--emit-inventory only writes the engine's input; it does not combine with --force, --json or --summary-file"},
 	"gc-cfg-quiet-debug": {"--quiet と --debug は同時に指定できません", "--quiet and --debug are mutually exclusive"},
 	"gc-cfg-needs-json":  {"%s には --json が必要です", "%s needs --json"},
+	"gc-cfg-keep-within": {
+		"--keep-within %s: 24h、36h、7d、1d12h のような期間を指定してください (単位は h、m、s と日数の d)",
+		"--keep-within %s: want a span such as 24h, 36h, 7d or 1d12h (units h, m, s, and d for days)"},
 	"gc-cfg-now": {
 		"--now %s: 1970 年以降の RFC 3339 タイムスタンプを指定してください (例: 2025-11-29T00:00:00Z)",
 		"--now %s: want an RFC 3339 timestamp from 1970 on, such as 2025-11-29T00:00:00Z"},

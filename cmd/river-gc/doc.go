@@ -32,6 +32,10 @@
 //	                       (default 500); each of the three also takes
 //	                       SCOPE=N for one scope (repeatable; the last of
 //	                       each wins), e.g. --retention-days tmp=7
+//	--keep-within DURATION keep every file and entry younger than
+//	                       DURATION (24h, 7d, 1d12h) whatever the limits
+//	                       say; they take no place in the count or size
+//	                       limit (default off)
 //	--now RFC3339          pin the reference time (default: the clock,
 //	                       which breaks determinism)
 //	--scope SCOPE          memory, evals, review-artifacts, tmp or all

@@ -38,6 +38,7 @@ type cli struct {
 	RetentionDays []string `name:"retention-days" sep:"none" placeholder:"[SCOPE=]N" help:"${h_retention_days}"`
 	MaxEntries    []string `name:"max-entries" sep:"none" placeholder:"[SCOPE=]N" help:"${h_max_entries}"`
 	MaxSizeMb     []string `name:"max-size-mb" sep:"none" placeholder:"[SCOPE=]N" help:"${h_max_size_mb}"`
+	KeepWithin    string   `name:"keep-within" placeholder:"DURATION" help:"${h_keep_within}"`
 	Now           string   `placeholder:"RFC3339" help:"${h_now}"`
 	Scope         []string `sep:"none" placeholder:"SCOPE" complete:"memory,evals,review-artifacts,tmp,runs,memory-entries,eval-ledger,all" help:"${h_scope}"`
 	Exclude       []string `sep:"none" placeholder:"GLOB" help:"${h_exclude}"`

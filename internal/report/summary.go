@@ -206,7 +206,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		p.Sprintf("gc-protected"))
 	for _, s := range o.Scopes {
 		rm := t.byScope[s.Scope]
-		pr := s.Protected.HardGuarded + s.Protected.Excluded + s.Protected.Tracked
+		pr := s.Protected.HardGuarded + s.Protected.Excluded + s.Protected.Tracked + s.Protected.Fresh
 		row(string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()),
 			strconv.Itoa(rm.files), HumanBytes(rm.bytes.String()), strconv.Itoa(pr))
 	}

@@ -50,7 +50,7 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 		}
 		if fv, ok := j.files[entryName(j.files, rel)]; ok {
 			ex = fv.explain(cfg.Now)
-			ex.Retention = cfg.retentionFor(fv.scope)
+			ex.Retention, ex.KeepWithin = cfg.retentionFor(fv.scope), cfg.KeepWithin
 		} else {
 			for _, e := range j.out.Errors {
 				if e.Path == rel {
@@ -255,6 +255,8 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		switch d, isRemoved := removed[f.Path]; {
 		case isTracked(cfg, f.Path):
 			fv.verdict = VerdictTracked
+		case sc.young.protects(f.Path, f.Timestamp) && (sc.entries == nil || !sc.entries.live(i)):
+			fv.verdict = VerdictFresh
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc) || parent[f.Path]:
 			fv.verdict = VerdictUnjudgeable
 		case scope.Store() != "" && live[nfc]:
@@ -274,7 +276,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			j.files[f.Path] = fv
 		}
 		switch fv.verdict {
-		case VerdictTracked, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine, VerdictGuarded, VerdictExcluded:
+		case VerdictTracked, VerdictFresh, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine, VerdictGuarded, VerdictExcluded:
 			if cfg.ListProtected {
 				j.out.ProtectedFiles = append(j.out.ProtectedFiles, ProtectedFile{Path: f.Path, Scope: scope, Rule: fv.verdict})
 			}
