@@ -57,9 +57,6 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-reach": {
 		"River Review のストアにも削除できるものがありますが、選択されたスコープには含まれません。対象にするには %s を付けてください (まず dry-run で確認できます):",
 		"River Review's stores hold more to reclaim, outside the selected scopes; add %s to reach it (a dry-run shows it first):"},
-	"gc-reach-unjudged": {
-		"River Review のストア (スコープ %[1]s、%[2]s) は大きいため、このヒントのためには判定していません。判定するには --scope %[1]s を付けて実行してください (まず dry-run で確認できます)。",
-		"River Review's store of scope %[1]s (%[2]s) is too large to judge for this hint; run with --scope %[1]s to judge it (a dry-run shows it first)."},
 	"gc-reach-scope":          {"スコープ %s: %s (%s)", "scope %s: %s (%s)"},
 	"gc-protected-list":       {"保護されたファイル (%s 件、経過日数にかかわらず保持):", "protected (%s, kept whatever their age):"},
 	"gc-col-rule":             {"規則", "rule"},

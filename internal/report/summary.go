@@ -35,9 +35,6 @@ type Reachable struct {
 	Scope skill.Scope
 	Items int
 	Bytes skill.Bytes
-	// Unjudged: the store was too large to judge for a hint; Bytes is
-	// the store file's size, Items is 0.
-	Unjudged bool
 }
 
 // TerminalRemovals is how many removals a terminal shows without --verbose.
@@ -274,15 +271,7 @@ func writeProtected(b *bufio.Writer, p printer, ps []gc.ProtectedFile, terminal 
 // writeReachable names what the unselected store scopes would reclaim
 // and the flags that reach it: one line for the total and the flags, one
 // per scope.
-func writeReachable(b *bufio.Writer, p printer, all []Reachable) {
-	var rs []Reachable
-	for _, r := range all {
-		if r.Unjudged {
-			b.WriteString(p.Sprintf("gc-reach-unjudged", string(r.Scope), HumanBytes(r.Bytes.String())) + "\n")
-		} else {
-			rs = append(rs, r)
-		}
-	}
+func writeReachable(b *bufio.Writer, p printer, rs []Reachable) {
 	if len(rs) == 0 {
 		return
 	}
