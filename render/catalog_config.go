@@ -132,8 +132,14 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 		"→ 保持: 経過がちょうど %sで、保持期間 %s 日より古くはありません (削除は保持期間より古いものだけ)",
 		"→ keep: exactly %s old, not older than the %s-day retention (only older files go)"},
 	"gc-verdict-directory": {
-		"→ ディレクトリです。river gc はファイルを判定し、ディレクトリは削除しません (配下で判定したファイル %s 件、うち削除 %s 件)",
-		"→ a directory: river gc judges files and never removes directories (files judged below it: %s, of which removed: %s)"},
+		"→ ディレクトリです。river gc は配下のファイルを判定します (判定したファイル %s 件、うち削除 %s 件)。削除するディレクトリは、実行で空になった評価実行のフォルダーだけです",
+		"→ a directory: river gc judges the files below it (judged: %s, of which removed: %s); the only directories it removes are an eval run's folders that the run empties"},
+	"gc-verdict-run-dir-goes": {
+		"→ 評価実行のディレクトリです。配下で判定したファイル %s 件はすべて削除され、空になるフォルダー %s 個 (このディレクトリを含む) も --force で一緒に削除します (空のディレクトリだけ)",
+		"→ an eval run's directory: all %s files judged below it go, and the %s folders they empty, this one included, go with them on --force (empty directories only)"},
+	"gc-verdict-run-dirs-below": {
+		"→ ディレクトリです。river gc は配下のファイルを判定します (判定したファイル %s 件、うち削除 %s 件)。配下で空になる評価実行のフォルダー %s 個は --force で一緒に削除します (空のディレクトリだけ)。このディレクトリは残ります",
+		"→ a directory: river gc judges the files below it (judged: %s, of which removed: %s); the %s eval-run folders below it that the removals empty go with them on --force (empty directories only); this one stays"},
 	"gc-verdict-in-source": {
 		"→ 保持: 正本 %s (またはその下) のため削除しません",
 		"→ keep: at or below the single source %s; never deleted"},

@@ -2,9 +2,11 @@
 
 // Command river-gc is River Review's `river gc`: it scans River Review's
 // artifact scopes, asks the plangate-gc engine what to remove, and deletes
-// it only with --force. docs/scopes.md lists the paths each scope covers
-// and what is protected; docs/spec.md is the full contract. All logic
-// lives in run and the packages it calls.
+// it only with --force.
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/scopes.md
+// lists the paths each scope covers and what is protected;
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/spec.md is the
+// full contract. All logic lives in run and the packages it calls.
 //
 // Usage:
 //

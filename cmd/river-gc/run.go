@@ -105,7 +105,8 @@ engine, and deletes only with --force. Single sources of truth are never
 deleted; symlinks are never followed; the only directories removed are
 an eval run's folders that the run emptied. River Review's stores are
 opt-in: --scope runs, memory-entries, eval-ledger (a dry-run says what
-they would reclaim). docs/scopes.md lists what each scope covers.
+they would reclaim). What each scope covers:
+` + scopesURL + `
 
 The root is --root, or the nearest directory upward holding .river/ or
 artifacts/ (the git work tree's top when that holds one); it is named in
@@ -180,7 +181,7 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, report.DisplayText(render.Message(lang, "gc-cli-warning", render.Message(lang, n.key, n.args...))))
 	}
 	if c.Debug {
-		fmt.Fprintf(stderr, "debug: %s\n", report.RootLine(cfg.Root.Path, lang))
+		fmt.Fprintf(stderr, "debug: %s\n", report.RootLine(absRoot(cfg.Root.Path), lang)) // absolute (SPEC B9)
 		cfg.OnFile = func(scope skill.Scope, f scan.File) {
 			fmt.Fprintf(stderr, "debug: %s: scope %s, timestamp %s (%s, %d), %d bytes\n", report.Display(f.Path), scope,
 				time.Unix(f.Timestamp, 0).UTC().Format(time.DateOnly), f.TimestampSource, f.Timestamp, f.Size)
@@ -233,7 +234,7 @@ func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (b
 		}
 	}
 	if !c.Quiet {
-		c.reach = reachable(context.Background(), cfg)
+		c.reach = reachable(cfg)
 	}
 	err := c.write(out, nil, cfg, stdout, stderr)
 	return !errors.Is(err, errNoRecord), err

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"context"
 	"slices"
 
 	"github.com/plangate-gc/plangate-gc/internal/report"
@@ -16,7 +15,7 @@ import (
 // None is in the default selection, so a plain run reclaims nothing there.
 var storeScopes = []skill.Scope{skill.ScopeRuns, skill.ScopeMemoryEntries, skill.ScopeEvalLedger}
 
-// reachable judges, read-only (a dry-run of their own), the store scopes
+// reachable judges, read-only (gc.Probe: no lock, no journal), the store scopes
 // the run did not select, and returns what each would reclaim (SPEC B7,
 // B9: the default run points at River Review's stores), on a dry-run and
 // after --force alike, on disk and on a bucket. Each store is judged
@@ -25,7 +24,7 @@ var storeScopes = []skill.Scope{skill.ScopeRuns, skill.ScopeMemoryEntries, skill
 // every store's reclaimable bytes and entries. A store the root does not
 // hold is an empty scope; scopes with nothing to reclaim, or that could
 // not be judged, are left out.
-func reachable(ctx context.Context, cfg gc.Config) []report.Reachable {
+func reachable(cfg gc.Config) []report.Reachable {
 	var scopes []skill.Scope
 	for _, s := range storeScopes {
 		if !slices.Contains(cfg.Scopes, s) {
@@ -37,7 +36,7 @@ func reachable(ctx context.Context, cfg gc.Config) []report.Reachable {
 	}
 	probe := gc.Config{Root: cfg.Root, Tracked: cfg.Tracked, Scopes: scopes, Retention: cfg.Retention, PerScope: cfg.PerScope,
 		Now: cfg.Now, KeepWithin: cfg.KeepWithin, Excludes: cfg.Excludes, Mode: gc.DryRun, Metadata: cfg.Metadata}
-	out, err := gc.Run(ctx, probe)
+	out, err := gc.Probe(probe)
 	if err != nil {
 		return nil
 	}

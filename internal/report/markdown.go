@@ -93,7 +93,7 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 			p.Sprintf("gc-col-timestamp"), p.Sprintf("gc-col-source"))
 		b.WriteString("|---|---|--:|--:|---|---|\n")
 		n := 0
-		for rm := range firstRemovals(o, shown) {
+		for rm := range largestRemovals(o, shown) {
 			c := removalCells(rm, now)
 			if !b.item("| `" + mdCode(rm.Path) + "` | " + c[0] + " | " + c[1] + " | " + c[2] + " | " + c[3] + " | " + c[4] + " |\n") {
 				break

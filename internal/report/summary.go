@@ -214,7 +214,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		}
 		b.WriteString(p.Sprintf(listKey, strconv.Itoa(t.files)) + "\n")
 		shown := opt.shown(t.files)
-		writeRemovals(b, p, firstRemovals(o, shown), now)
+		writeRemovals(b, p, largestRemovals(o, shown), now)
 		if shown < t.files {
 			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(t.files-shown)) + "\n")
 		}
@@ -319,24 +319,6 @@ func writeRemovals(b *bufio.Writer, p printer, rms iter.Seq[gc.Removed], now int
 	line(head, p.Sprintf("gc-col-path"))
 	for rm := range rms {
 		line(removalCells(rm, now), Display(rm.Path))
-	}
-}
-
-// firstRemovals is the first n entries of removed[].
-func firstRemovals(o gc.Outcome, n int) iter.Seq[gc.Removed] {
-	return func(yield func(gc.Removed) bool) {
-		if n <= 0 {
-			return
-		}
-		i := 0
-		for rm := range o.Removed() {
-			if !yield(rm) {
-				return
-			}
-			if i++; i == n {
-				return
-			}
-		}
 	}
 }
 

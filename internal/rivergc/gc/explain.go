@@ -186,6 +186,7 @@ func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
 				}
 			}
 		}
+		ex.RunDirGoes, ex.RunDirsBelow = emptiedAt(j.runDirs, rel, prefix)
 	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
 		ex.Verdict = VerdictSymlink
 	case st.Mode&unix.S_IFMT != unix.S_IFREG:
@@ -194,6 +195,19 @@ func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
 		ex.Verdict = VerdictOutside
 	}
 	return ex
+}
+
+// emptiedAt says whether the eval-run directory rel is one the removals
+// empty (and so removes with them, SPEC B7), and how many such
+// directories lie at or below it (prefix is rel's, with its "/").
+func emptiedAt(dirs []runDir, rel, prefix string) (goes bool, n int) {
+	for _, d := range dirs {
+		if d.path == rel || strings.HasPrefix(d.path, prefix) {
+			n++
+			goes = goes || d.path == rel
+		}
+	}
+	return goes, n
 }
 
 // inSelected reports whether rel lies below a directory of a selected

@@ -335,7 +335,7 @@ func judge(cfg Config) (judgement, error) {
 				j.rewrites = append(j.rewrites, rewriteJob{storeRead: *store, removed: marks, count: len(res.Removed)})
 			}
 		}
-		if scope == skill.ScopeEvals && !cfg.explain {
+		if scope == skill.ScopeEvals {
 			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed, cfg.Mode == Force)
 		}
 		j.classify(scope, sc, res, cfg)

@@ -375,6 +375,11 @@ type Explanation struct {
 	// source of VerdictInSource.
 	Below, BelowRemoved int
 	SingleSource        string
+	// RunDirGoes: the directory is an eval run's folder that the
+	// removals empty, removed with them (SPEC B7); RunDirsBelow counts
+	// such folders at or below it.
+	RunDirGoes   bool
+	RunDirsBelow int
 	// OptIn is a scope that is not selected and covers the path (an
 	// opt-in scope, or a default one left out by --scope): the hint
 	// names the flag that judges it (SPEC B7). EntriesAs is the entry
