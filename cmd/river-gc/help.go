@@ -62,7 +62,7 @@ var helpJapanese = map[string]string{
 
 const descriptionJapanese = `River Review の成果物を決定的にガベージコレクションします。
 
-.river/memory/、artifacts/evals/、artifacts/review-artifact*.json、artifacts/review-*.md と一時ディレクトリを走査し、plangate-gc のエンジンで保持ポリシー (経過日数、件数、サイズ。和集合で、ファイルごとに理由は 1 つ) を適用し、--force のときだけ削除します。正本は削除しません。シンボリックリンクは辿りません。削除するディレクトリは、実行で空になった評価実行のフォルダーだけです。River Review のストアは選んで使います: --scope runs、memory-entries、eval-ledger (dry-run が削除できる量を示します)。スコープごとの対象: ` + scopesURL + `
+.river/memory/、artifacts/evals/、artifacts/review-artifact*.json、artifacts/review-*.md と一時ディレクトリを走査し、plangate-gc のエンジンで保持ポリシー (経過日数、件数、サイズ。和集合で、ファイルごとに理由は 1 つ) を適用し、--force のときだけ削除します。正本は削除しません。シンボリックリンクは辿りません。削除するディレクトリは、実行で空になった評価実行のフォルダーだけです。River Review のストアは選んで使います: --scope runs、memory-entries、eval-ledger (実行のたびに削除できる量を示します)。スコープごとの対象: ` + scopesURL + `
 
 ルートは --root、なければ上位で最も近い .river/ か artifacts/ を持つディレクトリ (git 作業ツリーの最上位が持つならそこ) で、要約に示します。コマンドラインのパスは現在のディレクトリからの相対パスです。--exclude のグロブはルートからの相対パスです。
 

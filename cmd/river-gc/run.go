@@ -104,7 +104,7 @@ artifacts/review-*.md and temp directories, applies the retention policy
 engine, and deletes only with --force. Single sources of truth are never
 deleted; symlinks are never followed; the only directories removed are
 an eval run's folders that the run emptied. River Review's stores are
-opt-in: --scope runs, memory-entries, eval-ledger (a dry-run says what
+opt-in: --scope runs, memory-entries, eval-ledger (every run says what
 they would reclaim). What each scope covers:
 ` + scopesURL + `
 
