@@ -10,8 +10,8 @@ var planMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-plan-apply": {"--plan-out と --apply は同時に使えません", "--plan-out and --apply cannot be used together"},
 	"gc-cfg-plan-same":  {"--plan-out に %s と同じファイルは使えません", "--plan-out cannot be the same file as %s"},
 	"gc-cfg-apply-flag": {
-		"%s は --apply と同時に使えません: スコープ、ポリシー、--now、--timestamp は計画のものを使います (--exclude は追加できます)",
-		"%s cannot be used with --apply: the plan fixes the scopes, the policy, --now and --timestamp (an --exclude may be added)"},
+		"%s は --apply と同時に使えません: スコープ、ポリシー、--keep-within、--now、--timestamp は計画のものを使います (--exclude は追加できます)",
+		"%s cannot be used with --apply: the plan fixes the scopes, the policy, --keep-within, --now and --timestamp (an --exclude may be added)"},
 	"gc-cfg-plan-read":       {"計画 %s を読めません: %s", "cannot read the plan %s: %s"},
 	"gc-cfg-plan-unreadable": {"%s は river gc の計画ではありません: %s", "%s is not a river gc plan: %s"},
 	"gc-cfg-plan-version": {
@@ -37,6 +37,7 @@ var planMessages = map[string][2]string{ // key → {ja, en}
 	"gc-plan-rule-live":            {"生きているエントリです", "a live entry"},
 	"gc-plan-rule-newest-two":      {"台帳の最新 2 行のひとつです", "one of the ledger's newest two lines"},
 	"gc-plan-rule-unreadable-line": {"読めない台帳の行です", "an unreadable ledger line"},
+	"gc-plan-rule-fresh":           {"--keep-within より新しいものです", "younger than --keep-within"},
 	"gc-plan-rule-policy":          {"ポリシーで保持されます (%s)", "kept by the policy (%s)"},
 	"gc-warn-plan-applied": {
 		"計画の %s 項目はすべてすでにありません: この計画は適用済みです。何も削除していません",

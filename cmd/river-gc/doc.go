@@ -2,9 +2,11 @@
 
 // Command river-gc is River Review's `river gc`: it scans River Review's
 // artifact scopes, asks the plangate-gc engine what to remove, and deletes
-// it only with --force. docs/scopes.md lists the paths each scope covers
-// and what is protected; docs/spec.md is the full contract. All logic
-// lives in run and the packages it calls.
+// it only with --force.
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/scopes.md
+// lists the paths each scope covers and what is protected;
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/spec.md is the
+// full contract. All logic lives in run and the packages it calls.
 //
 // Usage:
 //
@@ -35,6 +37,10 @@
 //	                       (default 500); each of the three also takes
 //	                       SCOPE=N for one scope (repeatable; the last of
 //	                       each wins), e.g. --retention-days tmp=7
+//	--keep-within DURATION keep every file and entry younger than
+//	                       DURATION (24h, 7d, 1d12h) whatever the limits
+//	                       say; they take no place in the count or size
+//	                       limit (default off)
 //	--now RFC3339          pin the reference time (default: the clock,
 //	                       which breaks determinism)
 //	--scope SCOPE          memory, evals, review-artifacts, tmp or all
@@ -62,7 +68,8 @@
 //	                       refuses --force
 //	--apply FILE           delete at most the plan's items, each only while it
 //	                       is still what was planned; scopes, policy,
-//	                       --now and --timestamp come from it (--exclude
+//	                       --keep-within, --now and --timestamp come from
+//	                       it (--exclude
 //	                       may add protection); without --force, a dry-run
 //	                       of the apply
 //	--quiet                no human summary (errors still go to stderr)
@@ -145,7 +152,7 @@
 // ctime; an object: size, LastModified, ETag; a store entry: the SHA-256
 // of its bytes) and a "digest", sha256 over the plan's canonical
 // encoding. --force --apply FILE judges the tree again with the plan's
-// policy and reference time and deletes only its items that are still
+// policy (--keep-within included) and reference time and deletes only its items that are still
 // removable, unchanged and unprotected (tracked, excluded, a single
 // source, a live entry); each other planned item is kept with an errors[]
 // entry naming why (exit 1); what is removable now but not planned is
@@ -198,7 +205,8 @@
 // is a single source (a summary file with other hard links too); a
 // --plan-out like it, or with --force or --apply; an --apply plan that is
 // unreadable, changed, of another format version or for another root, or
-// beside --scope, a policy flag, --now or --timestamp; --explain
+// beside --scope, a policy flag, --keep-within, --now or --timestamp;
+// --explain
 // or --emit-inventory with flags that would write; an unknown flag or an
 // argument (the message names the fix for -n, -f, "7d", "tmp:7", a glob
 // the shell expanded, and "river-gc gc"). A per-scope value for a scope

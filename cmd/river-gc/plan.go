@@ -29,7 +29,8 @@ func (c *cli) planned(cfg gc.Config, set map[string]bool) (gc.Config, error) {
 }
 
 // planFlags is planned's work. --plan-out is a dry-run and refuses
-// --force; --apply takes the run's scopes, policy, --now and timestamp
+// --force; --apply takes the run's scopes, policy, --keep-within, --now
+// and timestamp
 // reading from the plan (a flag that sets one of them is a config error)
 // and adds any --exclude to the plan's; a plan that is unreadable, of
 // another format version, changed since written, or for another root is
@@ -71,7 +72,7 @@ func (c *cli) planFlags(cfg gc.Config, set map[string]bool) (gc.Config, error) {
 		name string
 		set  bool
 	}{{"--scope", len(c.Scope) > 0}, {"--retention-days", len(c.RetentionDays) > 0}, {"--max-entries", len(c.MaxEntries) > 0},
-		{"--max-size-mb", len(c.MaxSizeMb) > 0}, {"--now", set["now"]}, {"--timestamp", set["timestamp"]}} {
+		{"--max-size-mb", len(c.MaxSizeMb) > 0}, {"--now", set["now"]}, {"--timestamp", set["timestamp"]}, {"--keep-within", set["keep-within"]}} {
 		if f.set {
 			return cfg, configErr("gc-cfg-apply-flag", f.name)
 		}
@@ -83,7 +84,7 @@ func (c *cli) planFlags(cfg gc.Config, set map[string]bool) (gc.Config, error) {
 	if root := absRoot(cfg.Root.Path); p.Root != root {
 		return cfg, &configError{err: &planFileError{path: c.Apply, err: &plan.Error{Kind: plan.KindRoot, Got: p.Root, Want: root}}}
 	}
-	cfg.Plan, cfg.Scopes, cfg.Retention, cfg.PerScope, cfg.Now = p, p.Scopes, p.Retention, p.PerScope, p.Now
+	cfg.Plan, cfg.Scopes, cfg.Retention, cfg.PerScope, cfg.Now, cfg.KeepWithin = p, p.Scopes, p.Retention, p.PerScope, p.Now, p.KeepWithin
 	cfg.Metadata = p.Timestamp == "metadata"
 	excludes := slices.Clone(p.Excludes)
 	for _, x := range cfg.Excludes {

@@ -121,7 +121,7 @@ func TestPlanRemovedIsTheDryRunsRemoved(t *testing.T) {
 		"artifacts/review-old.md":       "# old",
 	})
 	planFile := filepath.Join(t.TempDir(), "plan.json")
-	args := []string{"--root", root, "--now", planNow, "--scope", "all", "--scope", "memory-entries", "--scope", "eval-ledger"}
+	args := []string{"--root", root, "--now", planNow, "--scope", "all", "--scope", "memory-entries", "--scope", "eval-ledger", "--keep-within", "1h"}
 	dry, stderr, code := gcRun(t, append([]string{"--json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("dry-run: exit %d\n%s", code, stderr)
@@ -134,7 +134,7 @@ func TestPlanRemovedIsTheDryRunsRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, pl := fields(t, dry, "removed"), fields(t, p, "removed", "identities", "root", "digest", "planVersion", "now")
+	d, pl := fields(t, dry, "removed"), fields(t, p, "removed", "identities", "root", "digest", "planVersion", "now", "keepWithinSeconds")
 	if d["removed"] != pl["removed"] || !strings.Contains(d["removed"], `"entry"`) || !strings.Contains(d["removed"], `tab\tné`) {
 		t.Errorf("removed[] differs or misses the cases\ndry-run: %s\nplan:    %s", d["removed"], pl["removed"])
 	}
@@ -157,7 +157,7 @@ func TestPlanRemovedIsTheDryRunsRemoved(t *testing.T) {
 			t.Errorf("identity %d: %v for %v", i, id, rm[i])
 		}
 	}
-	if pl["root"] != `"`+root+`"` || pl["planVersion"] != `"1"` || !strings.HasPrefix(pl["digest"], `"sha256:`) || pl["now"] != `"`+planNow+`"` {
+	if pl["root"] != `"`+root+`"` || pl["planVersion"] != `"1"` || !strings.HasPrefix(pl["digest"], `"sha256:`) || pl["now"] != `"`+planNow+`"` || pl["keepWithinSeconds"] != "3600" {
 		t.Errorf("plan header: %v", pl)
 	}
 }
@@ -315,6 +315,7 @@ func TestApplyRefusesABadPlan(t *testing.T) {
 		{"policy flag", []string{"--root", root, "--apply", planFile, "--retention-days", "1"}, "--retention-days cannot be used with --apply"},
 		{"now flag", []string{"--root", root, "--apply", planFile, "--now", planNow}, "--now cannot be used with --apply"},
 		{"scope flag", []string{"--root", root, "--apply", planFile, "--scope", "memory"}, "--scope cannot be used with --apply"},
+		{"keep-within flag", []string{"--root", root, "--apply", planFile, "--keep-within", "24h"}, "--keep-within cannot be used with --apply"},
 		{"plan-out with force", []string{"--root", root, "--plan-out", filepath.Join(dir, "p2.json")}, "--plan-out writes a plan and deletes nothing"},
 		{"plan-out over a directory", []string{"--root", root, "--plan-out", dir}, "--plan-out " + dir},
 	} {

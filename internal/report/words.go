@@ -4,7 +4,6 @@ package report
 
 import (
 	"errors"
-	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -198,6 +197,12 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
 	case gc.WarnRestored, gc.WarnLeftover, gc.WarnInFlight:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
+	case gc.WarnHeldDir:
+		key := "gc-warn-" + string(w.Kind) // found; the next --force run puts it back
+		if w.Target == "restored" || w.Target == "stays" {
+			key = "gc-" + string(w.Kind) + "-" + w.Target
+		}
+		return render.Message(lang, key, Display(heldOriginal(w.Path)), n, Display(w.Path))
 	case gc.WarnNoGitIndex:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnVersioned:
@@ -216,20 +221,6 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 // root is always printed).
 func RootLine(root string, lang render.Lang) string {
 	return render.Message(lang, "gc-debug-root", Display(root))
-}
-
-// UnusedExcludes writes, one line each, the warnings about --exclude
-// patterns that matched nothing and about the root discovery passing a
-// fixture by: what --quiet still prints (SPEC B5).
-func UnusedExcludes(w io.Writer, ws []gc.Warning, lang render.Lang) error {
-	var b strings.Builder
-	for _, wa := range ws {
-		if wa.Kind == gc.WarnUnusedExclude || wa.Kind == gc.WarnRootFixture || wa.Kind == gc.WarnRootInWorkTree {
-			b.WriteString("river gc: " + render.Message(lang, "gc-warning") + ": " + WarningText(wa, lang) + "\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // Duration words a span of seconds as the glossary spells durations:
@@ -261,10 +252,16 @@ func Duration(secs int64, lang render.Lang) string {
 	return strings.Join(parts, " ")
 }
 
+// heldOriginal is the path a held directory's private path p had.
+func heldOriginal(p string) string {
+	dir, name := path.Split(p)
+	return dir + strings.TrimPrefix(name, scan.LeftoverPrefix)
+}
+
 // planRule words the rule that keeps a planned item now (SPEC J2).
 func planRule(rule string, lang render.Lang) string {
 	switch gc.Verdict(rule) {
-	case gc.VerdictTracked, gc.VerdictExcluded, gc.VerdictGuarded, gc.VerdictLive, gc.VerdictNewestTwo, gc.VerdictUnreadableLine:
+	case gc.VerdictTracked, gc.VerdictExcluded, gc.VerdictGuarded, gc.VerdictLive, gc.VerdictNewestTwo, gc.VerdictUnreadableLine, gc.VerdictFresh:
 		return render.Message(lang, "gc-plan-rule-"+rule)
 	}
 	return render.Message(lang, "gc-plan-rule-policy", rule)

@@ -39,7 +39,7 @@ func (j *judgement) planStep(cfg Config) {
 		j.narrowToPlan(cfg)
 	case cfg.PlanOut:
 		ids := j.identities(cfg)
-		p := &plan.Plan{Now: cfg.Now, Timestamp: "metadata", Scopes: cfg.Scopes, Retention: cfg.Retention,
+		p := &plan.Plan{Now: cfg.Now, KeepWithin: max(cfg.KeepWithin, 0), Timestamp: "metadata", Scopes: cfg.Scopes, Retention: cfg.Retention,
 			PerScope: map[skill.Scope]skill.Retention{}, Excludes: cfg.Excludes}
 		if !cfg.Metadata {
 			p.Timestamp = "mtime"
@@ -227,7 +227,7 @@ func (j *judgement) unmatched(cfg Config, matched map[string]bool) {
 // its age: the reason to name before any change.
 func protects(v Verdict) bool {
 	switch v {
-	case VerdictTracked, VerdictExcluded, VerdictGuarded, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine:
+	case VerdictTracked, VerdictExcluded, VerdictGuarded, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine, VerdictFresh:
 		return true
 	}
 	return false

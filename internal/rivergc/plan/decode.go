@@ -73,6 +73,7 @@ type fileJSON struct {
 	Root              str                      `json:"root"`
 	Now               str                      `json:"now"`
 	Timestamp         str                      `json:"timestamp"`
+	KeepWithin        int64                    `json:"keepWithinSeconds"`
 	Scopes            []str                    `json:"scopes"`
 	Retention         retentionJSON            `json:"retention"`
 	RetentionPerScope map[string]retentionJSON `json:"retentionPerScope"`
@@ -130,7 +131,7 @@ func (f fileJSON) plan() (*Plan, error) {
 		return nil, fmt.Errorf("now: %q is not RFC 3339", string(f.Now))
 	}
 	p := &Plan{ToolVersion: string(f.ToolVersion), Root: string(f.Root), Now: now, Timestamp: string(f.Timestamp),
-		PerScope: map[skill.Scope]skill.Retention{}, Digest: string(f.Digest)}
+		KeepWithin: f.KeepWithin, PerScope: map[skill.Scope]skill.Retention{}, Digest: string(f.Digest)}
 	var err error
 	if p.Retention, err = f.Retention.retention(); err != nil {
 		return nil, err

@@ -58,6 +58,8 @@ func (p *Plan) Canonical() []byte {
 	b = render.AppendString(b, time.Unix(p.Now, 0).UTC().Format(time.RFC3339))
 	b = key(b, "timestamp")
 	b = render.AppendString(b, p.Timestamp)
+	b = key(b, "keepWithinSeconds")
+	b = strconv.AppendInt(b, p.KeepWithin, 10)
 	b = key(b, "scopes")
 	b = append(b, '[')
 	for i, s := range p.Scopes {

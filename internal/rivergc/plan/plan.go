@@ -31,6 +31,8 @@ type Plan struct {
 	Now int64
 	// Timestamp is how timestamps were read: "metadata" or "mtime".
 	Timestamp string
+	// KeepWithin is --keep-within in seconds (0: none).
+	KeepWithin int64
 	// Scopes are the resolved scopes, in skill.Scopes() order.
 	Scopes []skill.Scope
 	// Retention is the default policy; PerScope holds every scope's
