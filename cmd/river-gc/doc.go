@@ -146,21 +146,22 @@
 // has the servers, a local recipe and the permissions.
 //
 // Plan and apply (a review before deleting, as terraform's plan/apply):
-// --plan-out FILE writes the plan atomically (never over a non-regular file,
-// a scope's entry or a single source), its removed[] byte for byte the
-// dry-run record's, beside identities[] (a file: dev, ino, size, mtime,
-// ctime; an object: size, LastModified, ETag; a store entry: the SHA-256
-// of its bytes) and a "digest", sha256 over the plan's canonical
-// encoding. --force --apply FILE judges the tree again with the plan's
-// policy (--keep-within included) and reference time and deletes only its items that are still
-// removable, unchanged and unprotected (tracked, excluded, a single
-// source, a live entry); each other planned item is kept with an errors[]
-// entry naming why (exit 1); what is removable now but not planned is
-// kept and counted (warning not-planned). A planned item already gone is
-// counted (warning plan-gone; plan-applied when all are: a plan applied
-// twice deletes nothing and says so). A plan changed by a byte, of
-// another planVersion or for another root is a config error. The record,
-// the journal, the lock and "interrupted" are every --force run's.
+// --plan-out FILE writes the plan atomically (never over a non-regular
+// file, a scope's entry or a single source), its removed[] byte for
+// byte the dry-run record's, beside identities[] (a file: dev, ino,
+// size, mtime, ctime; an object: size, LastModified, ETag; a store
+// entry: the SHA-256 of its bytes) and a "digest", sha256 over the
+// plan's canonical encoding. --force --apply FILE judges the tree again
+// with the plan's policy (--keep-within included) and reference time
+// and deletes only its items that are still removable, unchanged and
+// unprotected (tracked, excluded, a single source, a live entry); each
+// other planned item is kept with an errors[] entry naming why (exit
+// 1); what is removable now but not planned is kept and counted
+// (warning not-planned). A planned item already gone is counted
+// (warning plan-gone; plan-applied when all are: a plan applied twice
+// deletes nothing and says so). A plan changed by a byte, of another
+// planVersion or for another root is a config error. The record, the
+// journal, the lock and "interrupted" are every --force run's.
 //
 // Eval runs: a run is the shallowest directory below artifacts/evals/
 // holding a *.json with a metadata timestamp (artifacts/evals/<run>/ in
