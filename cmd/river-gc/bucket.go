@@ -71,7 +71,10 @@ func bucketErr(root string, err error) error {
 	var ue *bucket.UnreachableError
 	var cu *bucket.CredentialsUnavailableError
 	var se *bucket.SilentError
+	var re *bucket.RedirectError
 	switch {
+	case errors.As(err, &re):
+		return configErr("gc-cfg-bucket-redirect", q(root), q(re.Host), re.Status)
 	case errors.As(err, &se):
 		return configErr("gc-cfg-bucket-silent", q(root), se.Timeout, bucket.TimeoutEnv)
 	case errors.As(err, &cu):

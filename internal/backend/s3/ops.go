@@ -184,9 +184,14 @@ func (b *Bucket) Put(ctx context.Context, key string, data []byte, c backend.Con
 	default:
 		return backend.Object{}, fmt.Errorf("put %s: an unconditional write is never made", key)
 	}
+	ctx, attempts := withAttempts(ctx)
 	out, err := b.client.PutObject(ctx, in)
 	if err != nil {
-		return backend.Object{}, fmt.Errorf("put %s: %w", key, classify(err))
+		err = classify(err)
+		if errors.Is(err, backend.ErrChanged) && attempts.Load() > 1 {
+			err = fmt.Errorf("%w (%w)", err, backend.ErrRetried)
+		}
+		return backend.Object{}, fmt.Errorf("put %s: %w", key, err)
 	}
 	return backend.Object{Key: key, Size: int64(len(data)), Tag: aws.ToString(out.ETag)}, nil
 }
@@ -257,8 +262,11 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 		case "NoSuchKey", "PreconditionFailed", "ConditionalRequestConflict":
 			answered[i] = true
 			errs[i] = b.keyError(ctx, objs[i], code, aws.ToString(e.Message))
-			if retried && errors.Is(errs[i], backend.ErrNotExist) {
+			switch {
+			case retried && errors.Is(errs[i], backend.ErrNotExist):
 				errs[i] = nil
+			case retried && errors.Is(errs[i], backend.ErrChanged): // re-created after a lost attempt deleted it?
+				errs[i] = fmt.Errorf("delete %s: %w", objs[i].Key, backend.ErrUnknown)
 			}
 		default: // the server's own failure for the key: what became of it is looked up
 			answered[i] = false
@@ -299,7 +307,7 @@ func (b *Bucket) settleUnanswered(ctx context.Context, objs []backend.Object, er
 // (its answer lost after the SDK's retries, say), what became of each
 // key, with one HEAD each: gone counts as deleted (the request may have
 // acted; an over-report, never a deletion without a record), the judged
-// ETag still there is ErrNotDone, another is ErrChanged; a key that
+// ETag still there is ErrNotDone, another is ErrUnknown; a key that
 // cannot be looked up keeps the request's error (unknown).
 func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error, cause error) {
 	sem := make(chan struct{}, max(1, b.Concurrency))
@@ -321,8 +329,8 @@ func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error
 
 // settleOne is what became of o after a delete whose outcome cause left
 // unknown, found with one HEAD: gone is deleted (nil), the judged ETag
-// still there is ErrNotDone, another is ErrChanged, and a key that cannot
-// be looked up keeps cause.
+// still there is ErrNotDone, another is ErrUnknown, and a key that
+// cannot be looked up keeps cause.
 func (b *Bucket) settleOne(ctx context.Context, o backend.Object, cause error) error {
 	head, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
 	switch {
@@ -333,7 +341,9 @@ func (b *Bucket) settleOne(ctx context.Context, o backend.Object, cause error) e
 	case aws.ToString(head.ETag) == o.Tag:
 		return fmt.Errorf("%w: %w", backend.ErrNotDone, cause)
 	}
-	return backend.ErrChanged
+	// Rewritten before the request, or deleted by it and written again
+	// since: which, no answer says (SPEC B8 6).
+	return fmt.Errorf("delete %s: %w (%w)", o.Key, backend.ErrUnknown, cause)
 }
 
 // keyError turns DeleteObjects' error for one key into backend's words.
