@@ -206,7 +206,7 @@ func fakeList(w http.ResponseWriter, q url.Values, bucket string, objs map[strin
 func fakeVersions(w http.ResponseWriter, objs map[string]*fakeObject) {
 	type version struct{ Key, VersionId string }
 	res := struct {
-		XMLName  xml.Name `xml:"ListVersionsResult"`
+		XMLName  xml.Name  `xml:"ListVersionsResult"`
 		Versions []version `xml:"Version"`
 	}{}
 	for _, k := range sortedKeys(objs) {
