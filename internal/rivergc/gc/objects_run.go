@@ -97,7 +97,7 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 		return Outcome{}, err
 	}
 	out := j.out
-	rec, rerr := backend.Recover(ctx, b, JournalDir)
+	rec, rerr := backend.Recover(ctx, b, JournalDir, time.Now(), endedRuns(ctx, b, lock))
 	if rec != nil && cfg.Mode != Force {
 		if held, _ := backend.Held(ctx, b, LockKey, time.Now()); held {
 			rec = nil // a live run's journal, not an interrupted one's
@@ -113,6 +113,9 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, u.Object.Key, &fserr.UnreadableJournalError{Lines: u.Lines, SetAside: u.Aside}))
 	}
 	jn := backend.NewJournal(b, JournalDir, name)
+	if lock != nil {
+		jn.Guard(lock) // every journal batch first proves the lock (SPEC B8 5)
+	}
 	versioned, uncertain := false, false
 	switch {
 	case cfg.Mode != Force:
@@ -130,7 +133,7 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 		versioned, _ = b.Versioned(ctx) // unknown (no permission) is reported as not versioned
 		if len(j.targets) > 0 {
 			var rep sweep.Report
-			rep, uncertain = deleteObjects(ctx, cfg, jn, lock, j.targets)
+			rep, uncertain = deleteObjects(ctx, cfg, jn, j.targets)
 			out.apply(rep)
 		}
 		if out.rewriteObjectStores(ctx, cfg, jn, j.rewrites) {
@@ -169,6 +172,22 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	return out, err
 }
 
+// endedRuns names the runs provably over although their journals'
+// leases have not run out: the holder whose stale lease lock took over,
+// or, without a lock (a dry-run), the holder of a lease that has run out.
+func endedRuns(ctx context.Context, b backend.Backend, lock *backend.Lock) []string {
+	if lock != nil {
+		return []string{lock.Ended}
+	}
+	h, _ := backend.EndedHolder(ctx, b, LockKey, time.Now()) // unreadable: no run is known to be over
+	return []string{h}
+}
+
+// lockLost reports whether err is a journal write refused because the
+// run's lock is gone or another's: the run stops there and keeps its
+// journal, since another run may be deleting beside it.
+func lockLost(err error) bool { return errors.Is(err, backend.ErrLockLost) }
+
 // unreadable is rec's unreadable journal objects (none when rec is nil).
 func unreadable(rec *backend.Recovered) []backend.Unreadable {
 	if rec == nil {
@@ -180,7 +199,7 @@ func unreadable(rec *backend.Recovered) []backend.Unreadable {
 // deleteObjects deletes the targets in journal batches: each batch is
 // named in one journal object (with the ETags judged) before any of its
 // DeleteObjects requests is sent, and the lock's lease is renewed with
-// it. The next batch's lease renewal and journal are written while the
+// it. The next batch's lock proof and journal are written while the
 // batch before it is still being deleted (at most two batches
 // outstanding; the backend bounds the requests in flight across them),
 // so the engine is never left idle between batches. A journal that
@@ -189,7 +208,7 @@ func unreadable(rec *backend.Recovered) []backend.Unreadable {
 // finished whatever happens to ctx (SIGINT): a request cancelled in
 // flight may have been acted on. uncertain says that some delete failed
 // in a way that leaves its outcome unknown.
-func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *backend.Lock, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
+func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
 	type sent struct {
@@ -237,13 +256,10 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, lock *b
 			objs[i] = backend.Object{Key: t.Path, Size: t.Size, Tag: cfg.Root.tags[t.Path]}
 			intents[i] = backend.Intent{Op: "delete", Key: t.Path, Tag: objs[i].Tag}
 		}
-		err := lock.Renew(ctx, time.Now())
-		if err == nil {
-			err = jn.Intend(ctx, intents)
-		}
-		if err != nil {
+		if err := jn.Intend(ctx, intents); err != nil {
 			rep.Errors = append(rep.Errors, &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
 				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: len(ts) - lo}})
+			uncertain = uncertain || lockLost(err)
 			break
 		}
 		next := &sent{batch: batch, done: make(chan []error, 1)}
@@ -272,6 +288,7 @@ func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backe
 			o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
 				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: job.count}})
 			o.keepStore(job.scope)
+			uncertain = uncertain || lockLost(err)
 			continue
 		} else {
 			kept = job.store.Splice(job.data, job.removed)
