@@ -206,6 +206,8 @@ type Request struct {
 	// Keys are the keys the request names: the object's key, or every key
 	// of a DeleteObjects body.
 	Keys []string
+	// Prefix is a listing's prefix.
+	Prefix string
 	// Conditions are the conditions the client sent: If-Match /
 	// If-None-Match headers as "If-Match: <etag>", per-key ETags of a
 	// batch as "<key>: <etag>".

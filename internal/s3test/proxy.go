@@ -162,7 +162,7 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kind, bucket, key := classify(r)
-	req := Request{Kind: kind, Bucket: bucket}
+	req := Request{Kind: kind, Bucket: bucket, Prefix: r.URL.Query().Get("prefix")}
 	var batch []deleteObject
 	if kind == KindDeleteBatch {
 		batch = batchKeys(body)

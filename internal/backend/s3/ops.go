@@ -33,8 +33,11 @@ func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object
 	full := b.prefix + prefix
 	in := &s3.ListObjectsV2Input{Bucket: &b.name, Prefix: aws.String(full), MaxKeys: aws.Int32(PageSize),
 		EncodingType: types.EncodingTypeUrl}
-	last, empty := "", 0
-	for first := true; first || aws.ToString(in.ContinuationToken) != ""; first = false {
+	last, empty, keys := "", 0, 0
+	for pages := 0; pages == 0 || aws.ToString(in.ContinuationToken) != ""; pages++ {
+		if pages == MaxListPages || keys > MaxListKeys {
+			return fmt.Errorf("list %s: %w: more than %d keys or %d pages", full, ErrListing, MaxListKeys, MaxListPages)
+		}
 		page, err := b.client.ListObjectsV2(ctx, in)
 		if err != nil {
 			return fmt.Errorf("list %s: %w", full, classify(err))
@@ -49,6 +52,7 @@ func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object
 		if aws.ToBool(page.IsTruncated) {
 			in.ContinuationToken = page.NextContinuationToken
 		}
+		keys += len(page.Contents)
 		for _, o := range page.Contents {
 			key := strings.TrimPrefix(aws.ToString(o.Key), b.prefix)
 			if strings.HasSuffix(key, "/") && aws.ToInt64(o.Size) == 0 {
@@ -94,13 +98,26 @@ func decodeKeys(page *s3.ListObjectsV2Output, prefix string) error {
 // ErrListing means a listing the server answered cannot be the whole
 // listing: a page said "truncated" without a continuation token, sent
 // back the token it was given, or listed keys out of order (S3 lists in
-// key order), or empty pages went on and on. The caller judges nothing
+// key order), or empty pages went on and on, or it passed MaxListKeys
+// or MaxListPages. The caller judges nothing
 // of that prefix: an unseen .git marker or eval-run file would change
 // what may go (attack2 F1-F3).
 var ErrListing = errors.New("the server's listing is incomplete or does not end")
 
 // maxEmptyPages bounds a listing's truncated pages without a key.
 const maxEmptyPages = 100
+
+// Bounds of one listing (one prefix: a scope's directory, the journal's),
+// as a store's bytes are bounded: a listing that passes either is
+// ErrListing, in bounded time and memory (SPEC B8 4), and nothing below
+// its prefix is judged. A River Review repository holds some thousands
+// of artifacts a scope; a million keys are some hundreds of MB of
+// listing held in memory, and ten pages a thousand keys (S3 fills every
+// page but the last) leave room for a server that sends short ones.
+const (
+	MaxListKeys  = 1_000_000
+	MaxListPages = 10 * MaxListKeys / PageSize
+)
 
 // pageLies checks one ListObjectsV2 page against the token sent (sent)
 // and the last key of the pages before (*last, updated), counting

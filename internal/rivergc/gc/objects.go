@@ -69,6 +69,9 @@ func scanObjects(cfg Config, scope skill.Scope) scan.Result {
 	for _, d := range dirs {
 		var listed []backend.Object
 		err := cfg.Root.Objects.List(ctx, d+"/", func(o backend.Object) error {
+			if cfg.Seen != nil { // the progress line counts keys as they are listed
+				cfg.Seen.Add(1)
+			}
 			rest := strings.TrimPrefix(o.Key, d+"/")
 			if scope == skill.ScopeReviewArtifacts && (strings.Contains(rest, "/") || !scan.IsReviewArtifactKey(rest)) {
 				return nil
@@ -94,9 +97,6 @@ func scanObjects(cfg Config, scope skill.Scope) scan.Result {
 		f := &res.Files[i]
 		*f = scan.File{Path: o.Key, Size: o.Size, Timestamp: floorSeconds(o.ModTimeNs), TimestampSource: scan.SourceMtime, MtimeNs: o.ModTimeNs}
 		cfg.Root.tags[o.Key] = o.Tag
-		if cfg.Seen != nil {
-			cfg.Seen.Add(1)
-		}
 		if !cfg.Metadata || !scan.IsJSONName(o.Key) || o.Size > scan.MetadataByteCap {
 			if cfg.Metadata && scan.IsJSONName(o.Key) {
 				mu.Lock() // the readers started so far append notes too
