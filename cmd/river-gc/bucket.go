@@ -6,9 +6,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
@@ -41,7 +39,7 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 	if err != nil {
 		return nil, bucketErr(dir, err)
 	}
-	b.SingleCanary = fmt.Sprintf("%ssingle-%d-%d", gc.CanaryDir, os.Getpid(), time.Now().UnixNano())
+	b.SingleCanary = gc.CanaryKey()
 	root := gc.OpenObjects(b.Root(), b)
 	found, err := holdsData(ctx, b)
 	switch {

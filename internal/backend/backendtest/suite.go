@@ -269,7 +269,7 @@ func testLiveJournal(t *testing.T, b backend.Backend, c backend.Object) {
 }
 
 func testCanary(t *testing.T, b backend.Backend) {
-	if err := backend.ProveConditions(ctx, b, "canary"); err != nil {
+	if err := backend.ProveConditions(ctx, b, "canary/", 10); err != nil {
 		t.Fatalf("the backend does not prove its conditions: %v", err)
 	}
 	if n := len(list(t, b, "canary")); n != 0 {
@@ -308,7 +308,7 @@ func (i ignoring) Delete(ctx context.Context, objs []backend.Object) []error {
 func testCanaryRefuses(t *testing.T, b backend.Backend) {
 	for what, want := range map[string]string{"put": backend.IgnoredIfNoneMatch, "delete": backend.IgnoredIfMatchDel} {
 		var ce *backend.ConditionError
-		if err := backend.ProveConditions(ctx, ignoring{b, what}, "canary-"+what); !errors.As(err, &ce) || ce.What != want {
+		if err := backend.ProveConditions(ctx, ignoring{b, what}, "canary-"+what+"/", 10); !errors.As(err, &ce) || !strings.HasPrefix(ce.What, want) {
 			t.Errorf("a backend ignoring %s conditions: %v, want %q", what, err, want)
 		}
 	}

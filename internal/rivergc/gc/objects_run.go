@@ -59,11 +59,17 @@ func holderOf(run string) (sweep.Holder, bool) {
 	return h, true
 }
 
+// deleteBatchKeys is the most keys one delete request of the run
+// carries (the S3 backend's DeleteObjects batch): the canary proves the
+// conditions in a request that large.
+const deleteBatchKeys = 1000
+
 // ProveConditions checks, before a --force run on a bucket deletes
 // anything, that the server refuses a wrong ETag and a create over an
-// existing object (SPEC H3); a *backend.ConditionError when it does not.
+// existing object, in the shape the run's requests have (SPEC H3, B8
+// 3); a *backend.ConditionError when it does not.
 func ProveConditions(ctx context.Context, root *Root) error {
-	return backend.ProveConditions(ctx, root.Objects, CanaryDir+runName())
+	return backend.ProveConditions(ctx, root.Objects, CanaryKey()+"/", deleteBatchKeys)
 }
 
 // runObjects is Run on a bucket (SPEC Part H): the same judgement, with
@@ -292,7 +298,7 @@ func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backe
 			continue
 		} else {
 			kept = job.store.Splice(job.data, job.removed)
-			_, err = backend.PutOwn(context.WithoutCancel(ctx), cfg.Root.Objects, rel, kept, backend.Cond{IfMatch: tag})
+			err = rewriteStore(context.WithoutCancel(ctx), cfg.Root.Objects, rel, tag, kept)
 			uncertain = uncertain || (err != nil && !errors.Is(err, backend.ErrChanged))
 		}
 		switch {
@@ -306,4 +312,30 @@ func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backe
 		o.keepStore(job.scope)
 	}
 	return uncertain
+}
+
+// rewriteStore writes a store back on the ETag it was read with, checked
+// before and after (SPEC B8 3): a read first shows the store still
+// carries that ETag (else ErrChanged: an entry appended since the read
+// is kept however the server treats If-Match), then the conditional
+// write, then a read shows the store holds what was written. Another
+// object there at once leaves unknown whether an entry written in
+// between survived (ErrUnknown: the journal stays).
+func rewriteStore(ctx context.Context, b backend.Backend, rel, tag string, kept []byte) error {
+	switch _, cur, err := b.Get(ctx, rel, 0); {
+	case errors.Is(err, backend.ErrNotExist):
+		return fmt.Errorf("rewrite %s: %w", rel, backend.ErrChanged)
+	case err != nil:
+		return err
+	case cur.Tag != tag:
+		return fmt.Errorf("rewrite %s: %w", rel, backend.ErrChanged)
+	}
+	obj, err := backend.PutOwn(ctx, b, rel, kept, backend.Cond{IfMatch: tag})
+	if err != nil {
+		return err
+	}
+	if _, cur, err := b.Get(ctx, rel, 0); err != nil || cur.Tag != obj.Tag {
+		return fmt.Errorf("rewrite %s: %w (written, then found otherwise)", rel, backend.ErrUnknown)
+	}
+	return nil
 }
