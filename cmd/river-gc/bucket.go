@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
@@ -72,7 +73,7 @@ func bucketErr(root string, err error) error {
 	var re *bucket.RedirectError
 	switch {
 	case errors.As(err, &re):
-		return configErr("gc-cfg-bucket-redirect", q(root), q(re.Host), re.Status)
+		return configErr("gc-cfg-bucket-redirect", q(root), q(re.Host), strconv.Itoa(re.Status))
 	case errors.As(err, &se):
 		return configErr("gc-cfg-bucket-silent", q(root), se.Timeout, bucket.TimeoutEnv)
 	case errors.As(err, &cu):
