@@ -30,11 +30,15 @@ func interruptedOf(t *testing.T, out []byte) (removed, rewritten []string) {
 	return rec.Interrupted.Removed, rec.Interrupted.Rewritten
 }
 
-// onSecond runs fn on the second request a fault sees.
-func onSecond(fn func()) func(s3test.Request) {
-	var n atomic.Int32
-	return func(s3test.Request) {
-		if n.Add(1) == 2 {
+// afterFirst runs fn once, before the first request that follows the
+// first request of kind among those a fault sees.
+func afterFirst(kind s3test.Kind, fn func()) func(s3test.Request) {
+	var seen, done atomic.Bool
+	return func(r s3test.Request) {
+		switch {
+		case !seen.Load():
+			seen.Store(r.Kind == kind)
+		case !done.Swap(true):
 			fn()
 		}
 	}
@@ -64,7 +68,7 @@ func TestBucketLostAnswerIsUnknown(t *testing.T) {
 			upload(t, srv, name, "r/", "", c.tree)
 			full := "r/" + c.key
 			names := func(r s3test.Request) bool { return slices.Contains(r.Keys, full) }
-			writer := onSecond(func() { // a writer, between the lost answer and the retry
+			writer := afterFirst(c.kind, func() { // a writer, between the lost answer and the retry
 				body := `{"version":"1","entries":[]}` + "\n"
 				if _, err := srv.Client().PutObject(context.Background(), &s3.PutObjectInput{Bucket: &name, Key: &full, Body: strings.NewReader(body)}); err != nil {
 					t.Error(err)
