@@ -434,8 +434,10 @@ func TestBucketCostIsNearTheMinimum(t *testing.T) {
 	// for each of its 2 refused keys), the lock (PUT, a read proving it
 	// before the journal batch, release), the journal (list, one batch
 	// object, done, removal), the root marker, the versioning probe: 21.
-	if total, min := p.Total(), 6; total > min+21 {
-		t.Errorf("%d requests for 2500 objects (%v); want at most %d", total, rec.Requests, min+21)
+	// The store hint reads the store scopes the run left alone (SPEC B9:
+	// the runs prefix, the index, the ledger): 3 more.
+	if total, min := p.Total(), 6; total > min+21+3 {
+		t.Errorf("%d requests for 2500 objects (%v); want at most %d", total, rec.Requests, min+21+3)
 	}
 }
 

@@ -2,9 +2,11 @@
 
 // Command river-gc is River Review's `river gc`: it scans River Review's
 // artifact scopes, asks the plangate-gc engine what to remove, and deletes
-// it only with --force. docs/scopes.md lists the paths each scope covers
-// and what is protected; docs/spec.md is the full contract. All logic
-// lives in run and the packages it calls.
+// it only with --force.
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/scopes.md
+// lists the paths each scope covers and what is protected;
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/spec.md is the
+// full contract. All logic lives in run and the packages it calls.
 //
 // Usage:
 //
@@ -23,6 +25,7 @@
 //	river-gc --force --json --output-file ./artifacts/gc-result.json
 //	river-gc --scope memory --scope evals --retention-days 30
 //	river-gc --force --exclude 'artifacts/keep/**'
+//	river-gc --root s3://artifacts/acme/web   # a bucket prefix, dry-run
 //
 // Flags:
 //
@@ -32,6 +35,10 @@
 //	                       (default 500); each of the three also takes
 //	                       SCOPE=N for one scope (repeatable; the last of
 //	                       each wins), e.g. --retention-days tmp=7
+//	--keep-within DURATION keep every file and entry younger than
+//	                       DURATION (24h, 7d, 1d12h) whatever the limits
+//	                       say; they take no place in the count or size
+//	                       limit (default off)
 //	--now RFC3339          pin the reference time (default: the clock,
 //	                       which breaks determinism)
 //	--scope SCOPE          memory, evals, review-artifacts, tmp or all
@@ -59,7 +66,9 @@
 //	                       must hold .river/ or artifacts/ (default: the
 //	                       nearest such directory upward from here, or
 //	                       the top of its git work tree when that holds
-//	                       one); the summary and the JSON name it
+//	                       one); the summary and the JSON name it. Also
+//	                       s3://BUCKET/PREFIX: a prefix of an
+//	                       S3-compatible bucket (below)
 //	--summary-file PATH    append the summary as Markdown (for
 //	                       $GITHUB_STEP_SUMMARY), dry-run and force alike
 //	--verbose              list every removal (a terminal otherwise gets
@@ -113,6 +122,16 @@
 // read as far as it goes, named in errors[] (exit 1), and moved by that
 // --force run to .river/gc-journal.unreadable-<n>, kept for you to
 // inspect: the next run is a normal one.
+//
+// Buckets: --root s3://BUCKET/PREFIX judges the objects below PREFIX as
+// the files of a checkout (the same scopes as key prefixes, policies,
+// excludes, single sources and record). Endpoint, region and credentials
+// come from the AWS SDK's standard chain (AWS_ENDPOINT_URL_S3, AWS_REGION,
+// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE); every delete
+// carries the ETag that was judged, and --force first checks on a canary
+// object that the server honours that condition (AWS S3 and SeaweedFS do;
+// MinIO does not, so it gets no --force). docs/s3.md in the repository
+// has the servers, a local recipe and the permissions.
 //
 // Eval runs: a run is the shallowest directory below artifacts/evals/
 // holding a *.json with a metadata timestamp (artifacts/evals/<run>/ in

@@ -136,6 +136,7 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 			out.keepStore(job.scope)
 		}
 	default:
+		cfg.warnAhead(&j)
 		versioned, _ = b.Versioned(ctx) // unknown (no permission) is reported as not versioned
 		if len(j.targets) > 0 {
 			var rep sweep.Report
