@@ -118,10 +118,7 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 	for _, u := range unreadable(rec) { // read as far as it goes, then set aside (decision 287)
 		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, u.Object.Key, &fserr.UnreadableJournalError{Lines: u.Lines, SetAside: u.Aside}))
 	}
-	jn := backend.NewJournal(b, JournalDir, name)
-	if lock != nil {
-		jn.Guard(lock) // every journal batch first proves the lock (SPEC B8 5)
-	}
+	jn := guardedJournal(b, name, lock)
 	versioned, uncertain := false, false
 	switch {
 	case cfg.Mode != Force:
@@ -177,6 +174,16 @@ func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
 		err = errors.Join(err, backend.Remove(bg, b, objs), backend.SetAside(bg, b, unreadable(rec)))
 	}
 	return out, err
+}
+
+// guardedJournal is the run's journal; with a lock (--force), every
+// journal batch first proves the lock is still the run's (SPEC B8 5).
+func guardedJournal(b backend.Backend, run string, lock *backend.Lock) *backend.Journal {
+	jn := backend.NewJournal(b, JournalDir, run)
+	if lock != nil {
+		jn.Guard(lock)
+	}
+	return jn
 }
 
 // endedRuns names the runs provably over although their journals'
