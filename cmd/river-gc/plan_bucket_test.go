@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -197,10 +198,17 @@ func TestBucketSigkillDuringApplyLeavesAnExactRecord(t *testing.T) {
 			named[r.Path] = true
 		}
 	}
-	// The killed run's lease would expire in its time; the test lets it
-	// go now, as that expiry would.
+	// The killed run's lease runs out in its time; the test makes it run
+	// out now (the same holder, an expiry in the past), so the next apply
+	// takes the lock over and knows that run is over.
 	lock := "r/" + gc.LockKey
-	if _, err := srv.Client().DeleteObject(context.Background(), &s3.DeleteObjectInput{Bucket: &name, Key: &lock}); err != nil {
+	var lease map[string]any
+	if err := json.Unmarshal(objectBytes(t, srv, name, lock), &lease); err != nil || lease["expires"] == nil {
+		t.Fatalf("the killed run's lock: %v %v", lease, err)
+	}
+	lease["expires"] = 1
+	body, _ := json.Marshal(lease)
+	if _, err := srv.Client().PutObject(context.Background(), &s3.PutObjectInput{Bucket: &name, Key: &lock, Body: bytes.NewReader(body)}); err != nil {
 		t.Fatal(err)
 	}
 	out, stderr, code := runBucketGC(t, env, "--root", root, "--force", "--json", "--quiet", "--apply", planFile)
