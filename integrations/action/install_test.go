@@ -27,11 +27,7 @@ const tag = "v0.0.1"
 // their SHA256SUMS, laid out as <root>/<tag>/<file>. It returns root.
 func release(t *testing.T) string {
 	t.Helper()
-	exe, err := os.ReadFile(testbin.Build(t, testbin.Spec{
-		Package: "./cmd/river-gc",
-		Flags:   []string{"-trimpath", "-ldflags=-X github.com/plangate-gc/plangate-gc/internal/version.Version=" + tag},
-		Env:     []string{"CGO_ENABLED=0"},
-	}))
+	exe, err := os.ReadFile(releaseBinary(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +50,17 @@ func release(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// releaseBinary is river-gc built as the release builds it (-trimpath, no
+// cgo), with tag's version, once for every test (internal/testbin).
+func releaseBinary(t *testing.T) string {
+	t.Helper()
+	return testbin.Build(t, testbin.Spec{
+		Package: "./cmd/river-gc",
+		Flags:   []string{"-trimpath", "-ldflags=-X github.com/plangate-gc/plangate-gc/internal/version.Version=" + tag},
+		Env:     []string{"CGO_ENABLED=0"},
+	})
 }
 
 // tarGz makes a release archive: the files in a top directory top/, as
