@@ -132,8 +132,7 @@ func build(bins map[string]string) (rel *Release, fail string) {
 	if err := os.MkdirAll(rel.Dist, 0o755); err != nil {
 		return nil, err.Error()
 	}
-	// The host's archive first (the other may carry its binary); SHA256SUMS
-	// lists them by name, as GoReleaser's does.
+	// SHA256SUMS lists the archives by name, as GoReleaser's does.
 	sums := map[string]string{}
 	for _, goarch := range []string{runtime.GOARCH, other(runtime.GOARCH)} {
 		name := "river-gc_" + Version + "_linux_" + goarch + ".tar.gz"
