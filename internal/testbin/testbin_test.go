@@ -186,3 +186,19 @@ func TestConcurrentProcessesBuildOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRaceExitSleep: the sleep is turned off unless GORACE already
+// says how long to sleep; other race options stay.
+func TestNoRaceExitSleep(t *testing.T) {
+	for _, tc := range []struct{ before, after string }{
+		{"", "atexit_sleep_ms=0"},
+		{"halt_on_error=1", "halt_on_error=1 atexit_sleep_ms=0"},
+		{"atexit_sleep_ms=50", "atexit_sleep_ms=50"},
+	} {
+		t.Setenv("GORACE", tc.before)
+		NoRaceExitSleep()
+		if got := os.Getenv("GORACE"); got != tc.after {
+			t.Errorf("GORACE=%q: after NoRaceExitSleep %q, want %q", tc.before, got, tc.after)
+		}
+	}
+}
