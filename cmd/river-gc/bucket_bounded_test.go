@@ -33,7 +33,6 @@ import (
 // language, with --debug or --json. No engine is needed: the SDK fails
 // before it sends anything.
 func TestBucketCredentialProcessOutputNeverPrinted(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	secrets := []string{"AKIAPROCESSLEAK", "SuperSecretFromProcess42", "TokenFromProcess77"}
 	for i, output := range []string{
@@ -135,7 +134,6 @@ func TestBucketTimeoutMustBeADuration(t *testing.T) {
 // (slow loris), does not hold river-gc for ever: each attempt ends after
 // RIVER_GC_S3_TIMEOUT and the run is a config error naming the server.
 func TestBucketSilentServerIsBounded(t *testing.T) {
-	t.Parallel()
 	bin := buildBinary(t)
 	for _, mode := range []string{"headers", "body"} {
 		env := os.Environ()

@@ -46,7 +46,6 @@ func excludeNamesIndex() string {
 // position name ("#[10]") excludes as printed. No such pattern is called
 // unused.
 func TestExcludeTakesEntryNamesAsPrinted(t *testing.T) {
-	t.Parallel()
 	index := excludeNamesIndex()
 	root := writeStores(t, map[string]string{indexPath: index})
 	all, _ := riverGC(t, root, "--scope", "memory-entries")

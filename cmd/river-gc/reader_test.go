@@ -140,7 +140,6 @@ const oldReview = `{"id":"rev-old","type":"review","content":"c","metadata":{"cr
 // Now exactly the intended removals happen, and upstream's readers answer
 // as before without them.
 func TestIssue24ReproductionsThroughTheBinary(t *testing.T) {
-	t.Parallel()
 	fresh := time.Now().UTC().Add(-24 * time.Hour).Format("2006-01-02T15:04:05.000Z")
 	line := func(ts, extra string) string { return `{"timestamp":"` + ts + `"` + extra + `,"scores":{"a":1}}` }
 	cases := []struct {
@@ -232,7 +231,6 @@ func deref(s *string) string {
 // entry name does not take one back (decision 112); <store>#<pattern>
 // keeps the entries it names.
 func TestExcludeNamingAStoreProtectsItsEntries(t *testing.T) {
-	t.Parallel()
 	index := memoryIndex(oldReview, strings.ReplaceAll(oldReview, "rev-old", "rev-old2"),
 		strings.ReplaceAll(oldReview, `"rev-old","type":"review"`, `"ev-1","type":"eval_result"`))
 	ledger := `{"timestamp":"` + old + `"}` + "\n" + `{"timestamp":"` + old + `"}` + "\n" + `{"timestamp":"` + old + `"}` + "\n"
