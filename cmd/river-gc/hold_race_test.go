@@ -188,6 +188,18 @@ func (r *heldRun) signal(sig syscall.Signal) { syscall.Kill(r.pid, sig) }
 // it; it returns the exit code and the record.
 func (r *heldRun) finish(t *testing.T) (int, gcRecord) {
 	t.Helper()
+	code := r.wait(t)
+	b, err := os.ReadFile(r.result)
+	if err != nil {
+		t.Fatalf("no record (exit %d, stderr %s): %v", code, r.stderr, err)
+	}
+	return code, readRecord(t, b)
+}
+
+// wait continues a stopped run, and any later stop of it, and returns
+// its exit code.
+func (r *heldRun) wait(t *testing.T) int {
+	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- r.cmd.Wait() }()
 	r.signal(syscall.SIGCONT)
@@ -202,17 +214,12 @@ func (r *heldRun) finish(t *testing.T) (int, gcRecord) {
 			}
 		}
 	}
-	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
+		return ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(r.result)
-	if err != nil {
-		t.Fatalf("no record (exit %d, stderr %s): %v", code, r.stderr, err)
-	}
-	return code, readRecord(t, b)
+	return 0
 }
 
 // privateNames lists every path below root that holds the private

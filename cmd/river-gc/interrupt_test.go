@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
@@ -127,38 +125,23 @@ func stopDuringDeletion(t *testing.T, bin, root, result string, sigs ...syscall.
 	return stopDuringDeletionWith(t, bin, root, result, nil, sigs...)
 }
 
-// stopDuringDeletionWith is stopDuringDeletion with extra flags.
+// stopDuringDeletionWith is stopDuringDeletion with extra flags. The stop
+// is an event: the run is stopped by strace the moment it holds
+// .river/tmp/d00, the first directory it deletes (startStopped), so the
+// signals always land during the deletions, however loaded the machine.
 func stopDuringDeletionWith(t *testing.T, bin, root, result string, extra []string, sigs ...syscall.Signal) (int, string) {
 	t.Helper()
-	args := append(slices.Clone(forceArgs), "--root", root, "--output-file", result)
-	cmd := exec.Command(bin, append(args, extra...)...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	first := filepath.Join(root, ".river/tmp/d00/f00000")
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Lstat(first); err != nil {
-			break
-		}
-		time.Sleep(200 * time.Microsecond)
-	}
-	cmd.Process.Signal(syscall.SIGSTOP)
+	r := startStopped(t, bin, root, ".river/tmp", "d00", "1+", extra...)
 	for _, s := range sigs {
-		cmd.Process.Signal(s)
+		r.signal(s)
 	}
-	cmd.Process.Signal(syscall.SIGCONT)
-	err := cmd.Wait()
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		return exit.ExitCode(), stderr.String()
-	case err != nil:
-		t.Fatal(err)
+	code := r.wait(t)
+	if b, err := os.ReadFile(r.result); err == nil {
+		if err := os.WriteFile(result, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	return 0, stderr.String()
+	return code, r.stderr.String()
 }
 
 // regularFiles lists the regular files below root, root-relative, sorted.
