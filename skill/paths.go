@@ -14,23 +14,35 @@ func Canonical(p string) bool {
 		return false
 	}
 	ascii, seg := true, 0 // seg: start of the current segment
-	for i := 0; i <= len(p); i++ {
+	for i := 0; ; i++ {
+		for i < len(p) && plainByte[p[i]] {
+			i++ // most bytes: one table load each
+		}
 		if i == len(p) || p[i] == '/' {
 			if s := p[seg:i]; s == "" || s == "." || s == ".." {
 				return false
 			}
+			if i == len(p) {
+				return ascii || utf8.ValidString(p)
+			}
 			seg = i + 1
 			continue
 		}
-		switch c := p[i]; {
-		case c == 0 || c == '\\':
+		if c := p[i]; c == 0 || c == '\\' {
 			return false
-		case c >= utf8.RuneSelf:
-			ascii = false
 		}
+		ascii = false // the one byte left: c >= utf8.RuneSelf
 	}
-	return ascii || utf8.ValidString(p)
 }
+
+// plainByte marks the bytes Canonical passes over without a look: all but
+// '/', NUL, '\\' and the bytes of multi-byte UTF-8.
+var plainByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c != '/' && c != 0 && c != '\\'
+	}
+	return t
+}()
 
 // InScope reports whether the NFC form of a canonical path belongs to the
 // scope (SPEC A6).
