@@ -111,25 +111,26 @@ func guardPrefix(g string) string {
 // when it equals the path or one of its ancestor directories. Lookups probe
 // the set only at the guards' own lengths where the path has a segment
 // boundary, so neither many guards nor very long paths make it quadratic.
+// The set is the guards sorted, searched by halves: 16 bytes a guard where
+// a map took 90, and an entry scope passes every live entry's name (an
+// index of 300,000 elements without an id: 27 MB of map).
 type guards struct {
-	set     map[string]struct{}
-	lengths []int // distinct guard lengths, ascending
+	sorted  []string // distinct, byte order
+	lengths []int    // distinct guard lengths, ascending
 }
 
+// newGuards makes the set of prefixes, which it sorts in place.
 func newGuards(prefixes ...string) guards {
-	gs := guards{set: make(map[string]struct{}, len(prefixes))}
+	slices.Sort(prefixes)
+	gs := guards{sorted: slices.Compact(prefixes)}
 	seen := map[int]bool{} // a few lengths, not one per guard
-	for _, p := range prefixes {
-		if _, dup := gs.set[p]; !dup {
-			gs.set[p] = struct{}{}
-			if !seen[len(p)] {
-				seen[len(p)] = true
-				gs.lengths = append(gs.lengths, len(p))
-			}
+	for _, p := range gs.sorted {
+		if !seen[len(p)] {
+			seen[len(p)] = true
+			gs.lengths = append(gs.lengths, len(p))
 		}
 	}
 	slices.Sort(gs.lengths)
-	gs.lengths = slices.Compact(gs.lengths)
 	return gs
 }
 
@@ -143,7 +144,7 @@ func (gs guards) cover(path string) bool {
 		if n < len(path) && path[n] != '/' {
 			continue
 		}
-		if _, ok := gs.set[path[:n]]; ok {
+		if _, ok := slices.BinarySearch(gs.sorted, path[:n]); ok {
 			return true
 		}
 	}
