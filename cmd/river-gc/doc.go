@@ -2,9 +2,11 @@
 
 // Command river-gc is River Review's `river gc`: it scans River Review's
 // artifact scopes, asks the plangate-gc engine what to remove, and deletes
-// it only with --force. docs/scopes.md lists the paths each scope covers
-// and what is protected; docs/spec.md is the full contract. All logic
-// lives in run and the packages it calls.
+// it only with --force.
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/scopes.md
+// lists the paths each scope covers and what is protected;
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/spec.md is the
+// full contract. All logic lives in run and the packages it calls.
 //
 // Usage:
 //
@@ -23,6 +25,9 @@
 //	river-gc --force --json --output-file ./artifacts/gc-result.json
 //	river-gc --scope memory --scope evals --retention-days 30
 //	river-gc --force --exclude 'artifacts/keep/**'
+//	river-gc --plan-out plan.json             # review plan.json, then
+//	river-gc --force --apply plan.json        # delete exactly what it lists
+//	river-gc --root s3://artifacts/acme/web   # a bucket prefix, dry-run
 //
 // Flags:
 //
@@ -32,6 +37,10 @@
 //	                       (default 500); each of the three also takes
 //	                       SCOPE=N for one scope (repeatable; the last of
 //	                       each wins), e.g. --retention-days tmp=7
+//	--keep-within DURATION keep every file and entry younger than
+//	                       DURATION (24h, 7d, 1d12h) whatever the limits
+//	                       say; they take no place in the count or size
+//	                       limit (default off)
 //	--now RFC3339          pin the reference time (default: the clock,
 //	                       which breaks determinism)
 //	--scope SCOPE          memory, evals, review-artifacts, tmp or all
@@ -53,13 +62,25 @@
 //	                       for the whole run)
 //	--output-file PATH     write the --json result to PATH atomically
 //	                       (temporary file + rename); needs --json
+//	--plan-out FILE        a dry-run that also writes the reviewed plan:
+//	                       every removal with its identity, the root,
+//	                       scopes, policy, --now, the version and a digest;
+//	                       refuses --force
+//	--apply FILE           delete at most the plan's items, each only while it
+//	                       is still what was planned; scopes, policy,
+//	                       --keep-within, --now and --timestamp come from
+//	                       it (--exclude
+//	                       may add protection); without --force, a dry-run
+//	                       of the apply
 //	--quiet                no human summary (errors still go to stderr)
 //	--debug                verbose stderr logging
 //	--root DIR             repository root all scopes are relative to; it
 //	                       must hold .river/ or artifacts/ (default: the
 //	                       nearest such directory upward from here, or
 //	                       the top of its git work tree when that holds
-//	                       one); the summary and the JSON name it
+//	                       one); the summary and the JSON name it. Also
+//	                       s3://BUCKET/PREFIX: a prefix of an
+//	                       S3-compatible bucket (below)
 //	--summary-file PATH    append the summary as Markdown (for
 //	                       $GITHUB_STEP_SUMMARY), dry-run and force alike
 //	--verbose              list every removal (a terminal otherwise gets
@@ -114,6 +135,34 @@
 // --force run to .river/gc-journal.unreadable-<n>, kept for you to
 // inspect: the next run is a normal one.
 //
+// Buckets: --root s3://BUCKET/PREFIX judges the objects below PREFIX as
+// the files of a checkout (the same scopes as key prefixes, policies,
+// excludes, single sources and record). Endpoint, region and credentials
+// come from the AWS SDK's standard chain (AWS_ENDPOINT_URL_S3, AWS_REGION,
+// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE); every delete
+// carries the ETag that was judged, and --force first checks on a canary
+// object that the server honours that condition (AWS S3 and SeaweedFS do;
+// MinIO does not, so it gets no --force). docs/s3.md in the repository
+// has the servers, a local recipe and the permissions.
+//
+// Plan and apply (a review before deleting, as terraform's plan/apply):
+// --plan-out FILE writes the plan atomically (never over a non-regular
+// file, a scope's entry or a single source), its removed[] byte for
+// byte the dry-run record's, beside identities[] (a file: dev, ino,
+// size, mtime, ctime; an object: size, LastModified, ETag; a store
+// entry: the SHA-256 of its bytes) and a "digest", sha256 over the
+// plan's canonical encoding. --force --apply FILE judges the tree again
+// with the plan's policy (--keep-within included) and reference time
+// and deletes only its items that are still removable, unchanged and
+// unprotected (tracked, excluded, a single source, a live entry); each
+// other planned item is kept with an errors[] entry naming why (exit
+// 1); what is removable now but not planned is kept and counted
+// (warning not-planned). A planned item already gone is counted
+// (warning plan-gone; plan-applied when all are: a plan applied twice
+// deletes nothing and says so). A plan changed by a byte, of another
+// planVersion or for another root is a config error. The record, the
+// journal, the lock and "interrupted" are every --force run's.
+//
 // Eval runs: a run is the shallowest directory below artifacts/evals/
 // holding a *.json with a metadata timestamp (artifacts/evals/<run>/ in
 // the flat layout, artifacts/evals/runs/<id>/ in a nested one). Its files
@@ -154,7 +203,11 @@
 // with --debug; a missing or non-directory --root, or one holding neither
 // .river/ nor artifacts/; an empty value for any flag; an --output-file or
 // --summary-file that exists and is not a regular file, lies in a scope or
-// is a single source (a summary file with other hard links too); --explain
+// is a single source (a summary file with other hard links too); a
+// --plan-out like it, or with --force or --apply; an --apply plan that is
+// unreadable, changed, of another format version or for another root, or
+// beside --scope, a policy flag, --keep-within, --now or --timestamp;
+// --explain
 // or --emit-inventory with flags that would write; an unknown flag or an
 // argument (the message names the fix for -n, -f, "7d", "tmp:7", a glob
 // the shell expanded, and "river-gc gc"). A per-scope value for a scope

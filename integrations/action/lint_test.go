@@ -14,12 +14,17 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/pinned"
 )
 
+// placeholder is what every shipped workflow and doc pins the action at
+// until a release exists: the README's "@<full commit sha>", which a user
+// replaces with a commit of this repository.
+const placeholder = "<full commit sha>"
+
 // example is the workflow users copy (example.yml); the tests lint it
 // with its uses: pointed at the checked-out action (./), so that the
 // pinned actionlint checks it against action.yml's inputs and outputs.
 const example = "example.yml"
 
-const remoteUses = "uses: plangate-gc/plangate-gc@v1.2.3"
+const remoteUses = "uses: plangate-gc/plangate-gc@" + placeholder
 
 // usesAction reads example.yml with the action taken from the repository.
 func usesAction(t *testing.T) string {
@@ -89,7 +94,7 @@ func TestActionLints(t *testing.T) {
 
 // TestActionInputsAreAllUsed: every input action.yml declares is used by
 // a step, every input a step uses is declared, and every INPUT_ variable
-// a step sets is read by run.sh: no input is silently ignored.
+// a step sets is read by run.sh (or plan.sh, which it sources): no input is silently ignored.
 func TestActionInputsAreAllUsed(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join(pinned.Root(t), "action.yml"))
 	if err != nil {
@@ -129,9 +134,13 @@ func TestActionInputsAreAllUsed(t *testing.T) {
 			t.Errorf("a step uses inputs.%s, which is not declared", name)
 		}
 	}
-	run, err := os.ReadFile("run.sh")
-	if err != nil {
-		t.Fatal(err)
+	var run []byte
+	for _, script := range []string{"run.sh", "plan.sh"} { // run.sh sources plan.sh
+		b, err := os.ReadFile(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run = append(run, b...)
 	}
 	for _, step := range action.Runs.Steps {
 		for name := range step.Env {

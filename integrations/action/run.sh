@@ -37,7 +37,7 @@ for pair in "retention-days:${INPUT_RETENTION_DAYS:-}" "max-entries:${INPUT_MAX_
     [ -n "$line" ] && args+=("--$name" "$line")
   done <<< "$(printf '%s\n' "${pair#*:}" | tr ' \t\r' '\n\n\n')"
 done
-for pair in "root:${INPUT_ROOT:-}" "lang:${INPUT_LANG:-}" \
+for pair in "root:${INPUT_ROOT:-}" "lang:${INPUT_LANG:-}" "keep-within:${INPUT_KEEP_WITHIN:-}" \
   "timestamp:${INPUT_TIMESTAMP:-}" "now:${INPUT_NOW:-}"; do
   name=${pair%%:*}
   value=${pair#*:}
@@ -55,12 +55,19 @@ case "${INPUT_SUMMARY:-true}" in
   *) echo "::error title=river-gc::input summary must be true or false, not '${INPUT_SUMMARY}'" >&2; exit 2 ;;
 esac
 
+# Plan and apply (plan.sh): --plan-out or --force --apply.
+plan_file=""
+# shellcheck source=plan.sh
+. "$(dirname "${BASH_SOURCE[0]}")/plan.sh" || exit 2
+
 mkdir -p "$(dirname "$result")"
 "$bin" "${args[@]}"
 code=$?
+plan_summary
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   {
     echo "result-file=$result"
+    [ -z "$plan_file" ] || echo "plan-file=$plan_file"
     echo "exit-code=$code"
   } >> "$GITHUB_OUTPUT"
 fi

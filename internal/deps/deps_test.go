@@ -43,7 +43,11 @@ var allowed = map[string][]string{
 	"internal/rivergc/sweep":    {"internal/rivergc/ident", "internal/eintr", "internal/fserr"},
 	"internal/rivergc/gitindex": {"internal/rivergc/ident", "internal/eintr", "internal/fserr"},
 	"internal/rivergc/gc": {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/rivergc/journal", "internal/rivergc/scan", "skill", "internal/rivergc/sweep", "internal/rivergc/entries", "internal/rivergc/rewrite", "internal/rfc3339",
-		"internal/backend"}, // a bucket root runs through the backend seam (SPEC Part H)
+		"internal/backend",       // a bucket root runs through the backend seam (SPEC Part H)
+		"internal/rivergc/plan"}, // a run writes or applies a reviewed plan (SPEC Part J)
+	// A reviewed plan (SPEC Part J) is data and its encoding: strings
+	// escaped as every record escapes them, the policy's numbers as given.
+	"internal/rivergc/plan":    {"render", "internal/jsonnum", "internal/rfc3339", "skill"},
 	"internal/rivergc/ident":   {"internal/eintr"},
 	"internal/rivergc/journal": {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/outfile": {"internal/rivergc/ident", "internal/rivergc/gc", "internal/rivergc/journal", "skill"},
@@ -58,7 +62,7 @@ var allowed = map[string][]string{
 	"internal/backend/s3":          {"internal/backend"},
 	"internal/backend/backendtest": {"internal/backend"},
 	"internal/backend/local":       {"internal/backend", "internal/eintr", "internal/fserr", "internal/rivergc/rewrite", "internal/rivergc/sweep"},
-	"cmd/river-gc": {"internal/backend", "internal/backend/s3", "internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/cliparse", "internal/progress", "internal/rfc3339",
+	"cmd/river-gc": {"internal/backend", "internal/backend/s3", "internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/rivergc/plan", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},
 
 	"internal/eintr":                {},

@@ -51,6 +51,14 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	}
 	j.key("mode")
 	j.str(string(o.Mode))
+	if p := o.Applied; p != nil { // an --apply run: the plan it applied (SPEC J2)
+		j.key("plan")
+		j.begin('{')
+		j.key("digest")
+		j.str(p.Digest)
+		j.int("items", int64(len(p.Items)))
+		j.end('}')
+	}
 	j.key("scopes")
 	j.begin('[')
 	for _, s := range o.Scopes {
@@ -62,6 +70,9 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	retentionObject(j, r)
 	if perScope(o, r) {
 		retentionPerScope(j, o, r)
+	}
+	if o.KeepWithin > 0 { // B9 addition, only with --keep-within
+		j.int("keepWithinSeconds", o.KeepWithin)
 	}
 	t := sum(o)
 	j.key("reclaimed")
@@ -113,6 +124,9 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.int("hardGuarded", int64(s.Protected.HardGuarded))
 		j.int("excluded", int64(s.Protected.Excluded))
 		j.int("tracked", int64(s.Protected.Tracked))
+		if o.KeepWithin > 0 { // B9 addition: kept by --keep-within, written only with it
+			j.int("fresh", int64(s.Protected.Fresh))
+		}
 		if s.Protected.NestedRepos > 0 { // B4 addition, written only when there are some (decision 41)
 			j.int("nestedRepos", int64(s.Protected.NestedRepos))
 		}

@@ -4,7 +4,6 @@ package report
 
 import (
 	"errors"
-	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -36,7 +35,7 @@ func ErrorText(e *fserr.Error, lang render.Lang) string {
 		}
 		return cause
 	case fserr.OpOpenRoot, fserr.OpOpenDir, fserr.OpReadDir, fserr.OpStat, fserr.OpReadMeta, fserr.OpJudge,
-		fserr.OpRestore, fserr.OpLock, fserr.OpJournal, fserr.OpReadStore, fserr.OpRewrite:
+		fserr.OpRestore, fserr.OpLock, fserr.OpJournal, fserr.OpReadStore, fserr.OpRewrite, fserr.OpPlan:
 		return render.Message(lang, "gc-err-op-"+string(e.Op), cause)
 	}
 	return string(e.Op) + ": " + cause
@@ -59,8 +58,14 @@ func causeText(err error, lang render.Lang) string {
 		size    *fserr.CopySizeError
 		unread  *fserr.UnreadableJournalError
 		errno   unix.Errno
+		pc      *fserr.PlanChangedError
+		pk      *fserr.PlanKeptError
 	)
 	switch {
+	case errors.As(err, &pc):
+		return render.Message(lang, "gc-err-plan-changed", strings.Join(pc.Fields, ", "))
+	case errors.As(err, &pk):
+		return render.Message(lang, "gc-err-plan-kept", planRule(pk.Rule, lang))
 	case errors.As(err, &unread):
 		if unread.SetAside == "" {
 			return render.Message(lang, "gc-err-journal-unreadable-kept", strconv.Itoa(unread.Lines))
@@ -192,10 +197,22 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
 	case gc.WarnRestored, gc.WarnLeftover, gc.WarnInFlight:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
+	case gc.WarnHeldDir:
+		key := "gc-warn-" + string(w.Kind) // found; the next --force run puts it back
+		if w.Target == "restored" || w.Target == "stays" {
+			key = "gc-" + string(w.Kind) + "-" + w.Target
+		}
+		return render.Message(lang, key, Display(heldOriginal(w.Path)), n, Display(w.Path))
 	case gc.WarnNoGitIndex:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnVersioned:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), n)
+	case gc.WarnPlanApplied:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
+	case gc.WarnPlanGone:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), total, n, Display(w.Path))
+	case gc.WarnNotPlanned:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
 	}
 	return string(w.Kind)
 }
@@ -204,20 +221,6 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 // root is always printed).
 func RootLine(root string, lang render.Lang) string {
 	return render.Message(lang, "gc-debug-root", Display(root))
-}
-
-// UnusedExcludes writes, one line each, the warnings about --exclude
-// patterns that matched nothing and about the root discovery passing a
-// fixture by: what --quiet still prints (SPEC B5).
-func UnusedExcludes(w io.Writer, ws []gc.Warning, lang render.Lang) error {
-	var b strings.Builder
-	for _, wa := range ws {
-		if wa.Kind == gc.WarnUnusedExclude || wa.Kind == gc.WarnRootFixture || wa.Kind == gc.WarnRootInWorkTree {
-			b.WriteString("river gc: " + render.Message(lang, "gc-warning") + ": " + WarningText(wa, lang) + "\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // Duration words a span of seconds as the glossary spells durations:
@@ -247,4 +250,19 @@ func Duration(secs int64, lang render.Lang) string {
 		return p.Sprintf("gc-dur-s", "0")
 	}
 	return strings.Join(parts, " ")
+}
+
+// heldOriginal is the path a held directory's private path p had.
+func heldOriginal(p string) string {
+	dir, name := path.Split(p)
+	return dir + strings.TrimPrefix(name, scan.LeftoverPrefix)
+}
+
+// planRule words the rule that keeps a planned item now (SPEC J2).
+func planRule(rule string, lang render.Lang) string {
+	switch gc.Verdict(rule) {
+	case gc.VerdictTracked, gc.VerdictExcluded, gc.VerdictGuarded, gc.VerdictLive, gc.VerdictNewestTwo, gc.VerdictUnreadableLine, gc.VerdictFresh:
+		return render.Message(lang, "gc-plan-rule-"+rule)
+	}
+	return render.Message(lang, "gc-plan-rule-policy", rule)
 }

@@ -22,10 +22,9 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/plangate-gc/plangate-gc/internal/gitignore"
-
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -40,8 +39,12 @@ type Config struct {
 	Retention skill.Retention
 	PerScope  map[skill.Scope]skill.Retention
 	Now       int64
-	Excludes  []string
-	Mode      Mode
+	// KeepWithin, when positive, keeps every file and entry younger
+	// than this many seconds before Now from every limit
+	// (--keep-within; SPEC B9).
+	KeepWithin int64
+	Excludes   []string
+	Mode       Mode
 	// Metadata reads artifact metadata timestamps (--timestamp metadata).
 	Metadata bool
 	// Tracked protects the files of the git index; nil protects none
@@ -74,6 +77,18 @@ type Config struct {
 	// and those of killed runs); otherwise they stay for the next run.
 	// Without Record they are removed when Run returns.
 	Record func(Outcome) (recorded bool, err error)
+	// BeforeDelete, when set, is told in force mode, before the first
+	// deletion, the warnings about what is to go (Ahead; SPEC B9).
+	BeforeDelete func([]Warning)
+	// PlanOut makes a dry-run record its removals with their identities
+	// (Outcome.Plan, SPEC J1); Plan, when set, narrows the run's removals
+	// to the plan's items that are still what was planned (SPEC J2).
+	PlanOut bool
+	Plan    *plan.Plan
+	// restored are the private names a killed run left that this run put
+	// back: renamed by river gc itself, their ctime is not the planned
+	// one (narrowToPlan).
+	restored []string
 }
 
 // Run executes river gc. In force mode it holds the root's lock for the
@@ -106,13 +121,15 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		return Outcome{}, err
 	}
 	var restored sweep.Report
-	if cfg.Mode == Force && len(j.leftovers) > 0 {
-		j.leftovers = restorable(cfg, j.leftovers)
+	if cfg.Mode == Force && (len(j.leftovers) > 0 || len(j.held) > 0) {
+		j.leftovers = restorable(cfg, withHeld(j.leftovers, j.held))
 	}
+	held, heldUsed := j.held, j.heldUsed // the second judgement finds those put back in place
 	if cfg.Mode == Force && len(j.leftovers) > 0 {
 		// A killed run left files under private names: put them back
 		// (never over another file), then judge the tree as it now is.
 		restored = sweep.Restore(cfg.Root.FD, j.leftovers)
+		cfg.restored = restored.Restored
 		closeRunDirs(j.runDirs)
 		if j, err = judge(cfg); err != nil {
 			closeRunDirs(j.runDirs)
@@ -121,6 +138,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	out := j.out
 	out.Errors = append(out.Errors, restored.Errors...)
+	out.Warnings = heldWarnings(out.Warnings, held, heldUsed, restored, cfg.Mode == Force)
 	if n := len(restored.Restored); n > 0 {
 		out.Warnings = append(out.Warnings, Warning{Kind: WarnRestored, Path: slices.Min(restored.Restored), N: n})
 	}
@@ -173,6 +191,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 			out.keepStore(job.scope)
 		}
 	default:
+		cfg.warnAhead(&j)
 		if len(j.targets) > 0 {
 			out.apply(deleteJournaled(ctx, cfg, jn, j.targets, j.holds))
 		}
@@ -216,16 +235,18 @@ func flatten(err error) []error {
 
 // restorable keeps the leftovers that can be ours: river gc only ever
 // renames a file it is about to delete, so a private name that is itself
-// tracked or a placeholder, or whose original name is a single source, is
-// excluded or is tracked, was not made by river gc and is left alone.
+// tracked or a placeholder, or whose original name is a single source or
+// is tracked, was not made by river gc and is left alone. An exclude
+// proves nothing: it may be newer than the killed run, and a leftover
+// that stays hidden because of it never comes back (SPEC B8.8); put
+// back, what it names is protected as ever.
 func restorable(cfg Config, leftovers []string) []string {
 	guards, _ := singleSources(cfg.Root, cfg.Scopes)
-	m, _ := gitignore.Compile(cfg.Excludes) // validated by the caller
 	return slices.DeleteFunc(slices.Clone(leftovers), func(p string) bool {
 		dir, name := path.Split(p)
 		orig := dir + strings.TrimPrefix(name, sweep.PrivatePrefix)
 		nfc := norm.NFC.String(orig)
-		return isTracked(cfg, p) || isTracked(cfg, orig) || guarded(guards, nfc) || m.Match(nfc) ||
+		return isTracked(cfg, p) || isTracked(cfg, orig) || guarded(guards, nfc) ||
 			trackedUnder(cfg, p) || trackedUnder(cfg, orig) // a held directory
 	})
 }
@@ -246,6 +267,9 @@ type judgement struct {
 	files     map[string]fileVerdict // every scanned path (for --explain)
 	runDirs   []runDir               // eval-run directories the removals empty (rundirs.go)
 	holds     []string               // directories --force may hold whole (holds.go)
+	held      []heldDir              // directories killed runs held whole (heldback.go)
+	heldUsed  []string               // --exclude patterns only those matched
+	planKept  map[string]fileVerdict // planned paths the run keeps, with why (plan.go)
 }
 
 // fileVerdict is what happened to one scanned file.
@@ -258,7 +282,7 @@ type fileVerdict struct {
 
 // judge scans and judges every scope.
 func judge(cfg Config) (judgement, error) {
-	j := judgement{out: Outcome{Mode: cfg.Mode}, files: map[string]fileVerdict{}}
+	j := judgement{out: Outcome{Mode: cfg.Mode, KeepWithin: max(cfg.KeepWithin, 0)}, files: map[string]fileVerdict{}}
 	guards, warnings := singleSources(cfg.Root, cfg.Scopes)
 	j.out.Warnings = warnings
 	excludes := newExcludeUse(cfg.Excludes)
@@ -282,7 +306,7 @@ func judge(cfg Config) (judgement, error) {
 		}
 		so := ScopeOutcome{Scope: scope, Retention: sc.input.Retention, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
-				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
+				Fresh: sc.fresh, NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
 		so.Result.Removed = nil // moved to so.Removed
 		// res.Removed and sc.files are both in path order: one merge walk
 		// finds each removed file's scan record, and keptSummary counts
@@ -312,7 +336,7 @@ func judge(cfg Config) (judgement, error) {
 			}
 			i++
 			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
-			if cfg.Mode == Force && store == nil && scope.Store() == "" {
+			if (cfg.Mode == Force || cfg.PlanOut || cfg.Plan != nil) && store == nil && scope.Store() == "" {
 				j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 			}
 		}
@@ -327,7 +351,7 @@ func judge(cfg Config) (judgement, error) {
 				j.rewrites = append(j.rewrites, rewriteJob{storeRead: *store, removed: marks, count: len(res.Removed)})
 			}
 		}
-		if scope == skill.ScopeEvals && !cfg.explain {
+		if scope == skill.ScopeEvals {
 			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed, cfg.Mode == Force)
 		}
 		j.classify(scope, sc, res, cfg)
@@ -344,7 +368,9 @@ func judge(cfg Config) (judgement, error) {
 			cfg.Scanned(total)
 		}
 	}
+	j.held, j.heldUsed = findHeld(cfg, j.leftovers, excludes)
 	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
+	j.planStep(cfg)
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
 		// Private names under a held lock belong to a live --force run:
 		// files in flight, not leftovers of an interrupted one (SPEC B4).
@@ -379,7 +405,8 @@ func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
-		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnNoGitIndex, WarnVersioned}
+		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnHeldDir, WarnNoGitIndex, WarnVersioned,
+		WarnPlanApplied, WarnPlanGone, WarnNotPlanned}
 }
 
 // Inventories returns the skill input document of every scope that has at

@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -54,6 +55,8 @@ type Protected struct {
 	Excluded int
 	// Tracked: tracked in the git index, or named .gitkeep or .keep.
 	Tracked int
+	// Fresh: younger than --keep-within (SPEC B9).
+	Fresh int
 	// NestedRepos counts directories (not files) of the scope that hold
 	// a ".git" entry: repositories of their own, never entered, so none
 	// of their files is counted anywhere else (SPEC B4).
@@ -183,6 +186,12 @@ const (
 	// WarnRestored: N files left under a private name by an interrupted
 	// run were put back. Path is the first.
 	WarnRestored WarningKind = "restored"
+	// WarnHeldDir: a directory a killed --force run held whole is under
+	// its private name Path, with N regular files below it: Target
+	// "restored" when this run put it back, "stays" when it could not
+	// (errors[] says why), "" when the next --force run puts it back
+	// (SPEC B8.8). One warning per directory.
+	WarnHeldDir WarningKind = "held-directory"
 	// WarnNoGitIndex: the root is a bucket (Path), which has no git
 	// index: tracked-file protection does not apply there (SPEC H2).
 	WarnNoGitIndex WarningKind = "no-git-index"
@@ -206,7 +215,8 @@ type Warning struct {
 }
 
 // ProtectedFile is a file (or entry) a rule kept whatever its age: Rule
-// is VerdictGuarded, VerdictLive, VerdictExcluded or VerdictTracked.
+// is VerdictGuarded, VerdictLive, VerdictNewestTwo,
+// VerdictUnreadableLine, VerdictExcluded, VerdictTracked or VerdictFresh.
 type ProtectedFile struct {
 	Path  string
 	Scope skill.Scope
@@ -247,6 +257,13 @@ type Outcome struct {
 	FreedAllocated uint64
 	// Run says which run this is (SPEC B5); the command fills it in.
 	Run RunInfo
+	// KeepWithin is the run's --keep-within in seconds (0: none).
+	KeepWithin int64
+	// Plan is, with Config.PlanOut, the plan of this dry-run (SPEC J1);
+	// the command fills in its root and tool version and writes it.
+	Plan *plan.Plan
+	// Applied is, with Config.Plan, the plan this run applied.
+	Applied *plan.Plan
 }
 
 // RunInfo names a run for its record: the root (absolute), the
@@ -324,6 +341,7 @@ const (
 	VerdictUnreadableLine Verdict = "unreadable-line"
 	VerdictExcluded       Verdict = "excluded"     // matched --exclude (Pattern)
 	VerdictTracked        Verdict = "tracked"      // in the git index, or .gitkeep/.keep
+	VerdictFresh          Verdict = "fresh"        // younger than --keep-within (KeepWithin)
 	VerdictUnjudgeable    Verdict = "unjudgeable"  // a name the engine cannot judge
 	VerdictFuture         Verdict = "future"       // timestamp after --now
 	VerdictUnusable       Verdict = "unusable"     // timestamp at or before 1970
@@ -369,6 +387,11 @@ type Explanation struct {
 	// source of VerdictInSource.
 	Below, BelowRemoved int
 	SingleSource        string
+	// RunDirGoes: the directory is an eval run's folder that the
+	// removals empty, removed with them (SPEC B7); RunDirsBelow counts
+	// such folders at or below it.
+	RunDirGoes   bool
+	RunDirsBelow int
 	// OptIn is a scope that is not selected and covers the path (an
 	// opt-in scope, or a default one left out by --scope): the hint
 	// names the flag that judges it (SPEC B7). EntriesAs is the entry
@@ -378,4 +401,6 @@ type Explanation struct {
 	EntriesSelected  bool // EntriesAs is selected
 	// Root is the root's name, for VerdictOutsideRoot.
 	Root string
+	// KeepWithin is --keep-within in seconds, for VerdictFresh.
+	KeepWithin int64
 }
