@@ -4,7 +4,6 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/jsonesc"
 
 	"io"
-	"runtime"
 	"strconv"
 	"unicode/utf8"
 
@@ -43,23 +42,9 @@ func JSON(w io.Writer, d Document, lang Lang) error {
 	b = append(b, `,"retention":{"days":`+in.Retention.Days.Literal+
 		`,"maxEntries":`+in.Retention.MaxEntries.Literal+
 		`,"maxSizeMb":`+in.Retention.MaxSizeMb.Literal+`},"removed":[`...)
-	var warmed byte
-	for i, dec := range r.Removed {
-		if i%warmAhead == 0 {
-			warmed += warm(r.Removed[i:])
-		}
-		b = comma(b, i)
-		b = append(b, `{"path":`...)
-		b = AppendString(b, dec.Path)
-		b = append(b, `,"sizeBytes":`...)
-		b = strconv.AppendUint(b, dec.SizeBytes, 10)
-		b = append(b, `,"reason":"`+string(dec.Reason)+`"}`...)
-		if len(b) > 1<<16 {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-			b = b[:0]
-		}
+	b, err := appendItems(w, b, r.Removed, appendRemoved)
+	if err != nil {
+		return err
 	}
 	b = append(b, ']')
 	if r.Evaluated {
@@ -80,33 +65,9 @@ func JSON(w io.Writer, d Document, lang Lang) error {
 		b = append(b, '}')
 	}
 	b = append(b, `,"evidence":[`...)
-	for i, dec := range r.Removed {
-		if i%warmAhead == 0 {
-			warmed += warm(r.Removed[i:])
-		}
-		b = comma(b, i)
-		b = append(b, `{"path":`...)
-		b = AppendString(b, dec.Path)
-		b = append(b, `,"reason":"`+string(dec.Reason)+`",`...)
-		switch dec.Reason {
-		case skill.ReasonAge:
-			b = append(b, `"mtimeAge":`...)
-			b = strconv.AppendInt(b, dec.MtimeAge, 10)
-		case skill.ReasonCount:
-			b = append(b, `"rank":`...)
-			b = strconv.AppendInt(b, int64(dec.Rank), 10)
-		default:
-			b = dec.Cumulative.Append(append(b, `"cumulativeBytes":`...))
-		}
-		b = append(b, '}')
-		if len(b) > 1<<16 {
-			if _, err := w.Write(b); err != nil {
-				return err
-			}
-			b = b[:0]
-		}
+	if b, err = appendItems(w, b, r.Removed, appendEvidence); err != nil {
+		return err
 	}
-	runtime.KeepAlive(warmed)
 	b = append(b, `],"warnings":[`...)
 	for i, wa := range r.Warnings {
 		b = comma(b, i)
@@ -122,8 +83,39 @@ func JSON(w io.Writer, d Document, lang Lang) error {
 		b = append(b, '}')
 	}
 	b = append(b, "]}\n"...)
-	_, err := w.Write(b)
+	_, err = w.Write(b)
 	return err
+}
+
+// appendRemoved appends the removed[] item of dec (SPEC A11).
+func appendRemoved(b []byte, dec *skill.Decision) []byte {
+	b = append(b, `{"path":`...)
+	b = AppendString(b, dec.Path)
+	b = append(b, `,"sizeBytes":`...)
+	b = strconv.AppendUint(b, dec.SizeBytes, 10)
+	b = append(b, `,"reason":"`...)
+	b = append(b, dec.Reason...)
+	return append(b, `"}`...)
+}
+
+// appendEvidence appends the evidence[] item of dec (SPEC A11).
+func appendEvidence(b []byte, dec *skill.Decision) []byte {
+	b = append(b, `{"path":`...)
+	b = AppendString(b, dec.Path)
+	b = append(b, `,"reason":"`...)
+	b = append(b, dec.Reason...)
+	b = append(b, `",`...)
+	switch dec.Reason {
+	case skill.ReasonAge:
+		b = append(b, `"mtimeAge":`...)
+		b = strconv.AppendInt(b, dec.MtimeAge, 10)
+	case skill.ReasonCount:
+		b = append(b, `"rank":`...)
+		b = strconv.AppendInt(b, int64(dec.Rank), 10)
+	default:
+		b = dec.Cumulative.Append(append(b, `"cumulativeBytes":`...))
+	}
+	return append(b, '}')
 }
 
 func comma(b []byte, i int) []byte {

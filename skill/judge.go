@@ -23,10 +23,15 @@ func Judge(in Input) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("excludes: %w", err)
 	}
+	input := normaliseGuards(in.HardGuards)
+	derived := input // river gc derives every guard it passes: one set, not two
+	if !sameSlice(in.DerivedGuards, in.HardGuards) {
+		derived = normaliseGuards(in.DerivedGuards)
+	}
 	j := judgement{
 		in:       in,
-		input:    normaliseGuards(in.HardGuards),
-		derived:  normaliseGuards(in.DerivedGuards),
+		input:    input,
+		derived:  derived,
 		excludes: excludes.Session(),
 		res:      Result{Status: StatusOK, Scope: in.Scope, Evaluated: true},
 	}
@@ -79,6 +84,13 @@ type judgement struct {
 	missing    []string
 	inconsist  []string
 	duplicated []string
+}
+
+// sameSlice reports whether a and b are one slice (the same elements in
+// the same memory): then their guard sets are one. An entry scope's
+// guards can be a million names, and a set costs 90 bytes a name.
+func sameSlice(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func normaliseGuards(raw []string) guards {
@@ -270,15 +282,7 @@ func (j *judgement) applyCountAndSize() []Decision {
 	byAge, aged := j.refs[:j.survivors], j.refs[len(j.refs)-j.aged:]
 	slices.Reverse(aged) // in path order
 	j.refs = nil
-	// The mtimes sit next to the survivors' ranks, so the sort touches no
-	// entry; (mtime DESC, path DESC) is (mtime DESC, rank DESC), a total
-	// order on small keys.
-	slices.SortFunc(byAge, func(a, b ageKey) int {
-		if c := cmp.Compare(b.mtime, a.mtime); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.rank, a.rank)
-	})
+	sortNewestFirst(byAge)
 	// Every survivor from the first size removal (or from maxEntries) on
 	// is removed: sizes holds the running sums from firstSize.
 	var sizes []Bytes
@@ -330,6 +334,53 @@ func (j *judgement) applyCountAndSize() []Decision {
 	}
 	return byPath
 }
+
+// sortNewestFirst orders survivors, given in rank order, by (mtime DESC,
+// rank DESC): (mtime DESC, path DESC), a total order on small keys that
+// touches no entry. Reversed, they are in rank DESC; a stable radix sort
+// by mtime DESC keeps that among equal mtimes, one pass per byte in which
+// the mtimes differ (three for mtimes within half a year), where a
+// comparison sort of a million survivors took a tenth of the run.
+func sortNewestFirst(keys []ageKey) {
+	slices.Reverse(keys)
+	if len(keys) < radixMin {
+		slices.SortStableFunc(keys, func(a, b ageKey) int { return cmp.Compare(b.mtime, a.mtime) })
+		return
+	}
+	// desc maps mtime DESC to unsigned ASC.
+	desc := func(m int64) uint64 { return ^(uint64(m) ^ 1<<63) }
+	and, or := ^uint64(0), uint64(0)
+	for _, k := range keys {
+		and, or = and&desc(k.mtime), or|desc(k.mtime)
+	}
+	src, dst := keys, []ageKey(nil)
+	for shift := 0; shift < 64; shift += 8 {
+		if (and^or)>>shift&0xff == 0 {
+			continue // every mtime has this byte: the pass would move nothing
+		}
+		if dst == nil {
+			dst = make([]ageKey, len(keys))
+		}
+		var next [256]int
+		for _, k := range src {
+			next[desc(k.mtime)>>shift&0xff]++
+		}
+		for b, sum := 0, 0; b < 256; b++ {
+			next[b], sum = sum, sum+next[b]
+		}
+		for _, k := range src {
+			d := desc(k.mtime) >> shift & 0xff
+			dst[next[d]] = k
+			next[d]++
+		}
+		src, dst = dst, src
+	}
+	copy(keys, src)
+}
+
+// radixMin is the number of survivors from which sortNewestFirst sorts
+// by radix.
+const radixMin = 256
 
 // ageDecision is the age removal of entry idx.
 func (j *judgement) ageDecision(idx int32) Decision {

@@ -1,7 +1,8 @@
 // Command gen writes a synthetic plangate-gc input document with -n
 // entries to stdout, for measuring the binary on inputs too big to commit
 // (-fixture: laid out like fixtures/*/input.json instead of compact;
-// -shuffled: the entries in a fixed pseudo-random order, not by path).
+// -shuffled: the entries in a fixed pseudo-random order, not by path;
+// -count-all: maxEntries 10, so that the count limit removes nearly all).
 // With -kind it writes one of the hostile streams of SPEC B4 instead, each
 // around one valid one-entry document (-n sets its size):
 //
@@ -31,6 +32,7 @@ func main() {
 	kind := flag.String("kind", "inventory", "inventory, unknown, rootkeys, dupkey, distinct or tiny")
 	fixture := flag.Bool("fixture", false, "lay the inventory out like fixtures/*/input.json (one entry a line, spaces, a few null mtimes)")
 	shuffled := flag.Bool("shuffled", false, "write the inventory's entries in a fixed pseudo-random order, not by path")
+	countAll := flag.Bool("count-all", false, "set maxEntries to 10, so that the count limit removes almost every entry")
 	flag.Parse()
 	var err error
 	if *kind == "inventory" {
@@ -38,7 +40,7 @@ func main() {
 		if *fixture {
 			layout = synth.Fixture
 		}
-		err = synth.InventoryShape(os.Stdout, *n, synth.Shape{Layout: layout, Shuffled: *shuffled})
+		err = synth.InventoryShape(os.Stdout, *n, synth.Shape{Layout: layout, Shuffled: *shuffled, CountAll: *countAll})
 	} else {
 		w := bufio.NewWriterSize(os.Stdout, 1<<16)
 		if err = hostile(w, *kind, *n); err == nil {

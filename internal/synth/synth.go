@@ -36,15 +36,21 @@ type Shape struct {
 	// ExtraKey gives every entry a key the schema does not know (SPEC A2
 	// allows them), holding a string.
 	ExtraKey bool
+	// CountAll sets maxEntries to 10, so that the count limit removes
+	// almost every entry: removed[] and evidence[] then hold nearly every
+	// path, and the output is about twice the input.
+	CountAll bool
 }
 
 // Shapes names every shape the benchmarks measure, in order.
 var Shapes = []Shape{
-	{"compact", Compact, false, false},
-	{"fixture", Fixture, false, false},
-	{"compact-shuffled", Compact, true, false},
-	{"fixture-shuffled", Fixture, true, false},
-	{"fixture-extra-key", Fixture, false, true},
+	{"compact", Compact, false, false, false},
+	{"fixture", Fixture, false, false, false},
+	{"compact-shuffled", Compact, true, false, false},
+	{"fixture-shuffled", Fixture, true, false, false},
+	{"fixture-extra-key", Fixture, false, true, false},
+	{"compact-shuffled-count", Compact, true, false, true},
+	{"fixture-shuffled-count", Fixture, true, false, true},
 }
 
 // Inventory writes a compact memory-scope document with n entries: ages
@@ -91,12 +97,16 @@ func InventoryShape(out io.Writer, n int, shape Shape) error {
 		fmt.Fprintf(w, `%s"mtimeEpoch":%s%s}`, sep, sep, mtime)
 	}
 	w.WriteString(close)
+	maxEntries := n / 2
+	if shape.CountAll {
+		maxEntries = 10
+	}
 	if l == Fixture {
 		fmt.Fprintf(w, "\n  },\n  \"retention\": {\"days\": 90, \"maxEntries\": %d, \"maxSizeMb\": 500},\n  \"now\": %d,\n"+
-			"  \"hardGuards\": [\".river/memory/index.json\"],\n  \"excludes\": [\"*.keep\", \"snapshots/00000*\"]\n}\n", n/2, Now)
+			"  \"hardGuards\": [\".river/memory/index.json\"],\n  \"excludes\": [\"*.keep\", \"snapshots/00000*\"]\n}\n", maxEntries, Now)
 	} else {
 		fmt.Fprintf(w, `},"retention":{"days":90,"maxEntries":%d,"maxSizeMb":500},"now":%d,`+
-			`"hardGuards":[".river/memory/index.json"],"excludes":["*.keep","snapshots/00000*"]}`+"\n", n/2, Now)
+			`"hardGuards":[".river/memory/index.json"],"excludes":["*.keep","snapshots/00000*"]}`+"\n", maxEntries, Now)
 	}
 	return w.Flush()
 }
