@@ -24,10 +24,10 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

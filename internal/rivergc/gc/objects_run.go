@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 )
 
 // objectJournalBatch is how many deletions one journal object names

@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 
 	"golang.org/x/sys/unix"
 )

@@ -10,11 +10,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )

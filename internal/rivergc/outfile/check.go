@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
