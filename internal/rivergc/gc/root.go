@@ -28,10 +28,9 @@ type Root struct {
 	// root below the top of its git work tree because the top holds
 	// neither, that top (SPEC B5). Both are "" otherwise.
 	Passed, WorkTree string
-	// Objects is the backend of a bucket root (SPEC Part H), with FD -1;
-	// nil for a directory. tags holds the ETag each object was judged by.
-	Objects Objects
-	tags    map[string]string
+	// tree is what the run does on this kind of root (a directory or a
+	// bucket), chosen here, when the root is opened, and nowhere else.
+	tree tree
 }
 
 // ErrNoRoot means no River Review repository root was found: the
@@ -167,7 +166,9 @@ func openRoot(dir string) (*Root, error) {
 		var st unix.Stat_t
 		err := eintr.Retry(func() error { return unix.Fstatat(fd, marker, &st, unix.AT_SYMLINK_NOFOLLOW) })
 		if err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			return &Root{Path: dir, FD: fd}, nil
+			r := &Root{Path: dir, FD: fd}
+			r.tree = &dirTree{root: r}
+			return r, nil
 		}
 	}
 	unix.Close(fd)
@@ -175,12 +176,10 @@ func openRoot(dir string) (*Root, error) {
 }
 
 // Close releases the root descriptor.
-func (r *Root) Close() error {
-	if r.Objects != nil {
-		return nil
-	}
-	return unix.Close(r.FD)
-}
+func (r *Root) Close() error { return r.tree.close() }
+
+// closeFD closes a directory root's descriptor.
+func closeFD(fd int) error { return unix.Close(fd) }
 
 // rootWarnings are the warnings about how the root r was discovered.
 func rootWarnings(r *Root) []Warning {
@@ -191,4 +190,15 @@ func rootWarnings(r *Root) []Warning {
 		return []Warning{{Kind: WarnRootInWorkTree, Path: r.Path, Target: r.WorkTree}}
 	}
 	return nil
+}
+
+// Descriptor is the optional feature of a directory root: the descriptor
+// every file-system operation is relative to (for the git index and the
+// output-file guard). ok is false for a root that has none (a bucket).
+func (r *Root) Descriptor() (fd int, ok bool) {
+	t, ok := r.tree.(*dirTree)
+	if !ok {
+		return -1, false
+	}
+	return t.fd(), true
 }

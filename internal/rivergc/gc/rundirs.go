@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -181,4 +182,11 @@ func removeRunDir(rootFD int, d runDir) bool {
 		return false
 	}
 	return eintr.Retry(func() error { return unix.Unlinkat(pfd, name, unix.AT_REMOVEDIR) }) == nil
+}
+
+// kindAt is what rel is below the directory rootFD, never followed.
+func kindAt(rootFD int, rel string) (fserr.Kind, error) {
+	var st unix.Stat_t
+	err := eintr.Retry(func() error { return unix.Fstatat(rootFD, rel, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	return fserr.KindOf(st.Mode), err
 }

@@ -33,10 +33,7 @@ func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 	var ws []Warning
 	for s, src := range allSingleSources() {
 		gs = append(gs, src)
-		if root.Objects != nil {
-			continue // a bucket has no symlinks: a single source is its own key
-		}
-		target, link, isDir, err := linkTarget(root, src)
+		target, link, isDir, err := root.tree.linkTarget(src)
 		w := Warning{Scope: s, Path: src, Target: link}
 		switch {
 		case link == "":

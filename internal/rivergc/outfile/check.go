@@ -29,7 +29,8 @@ import (
 func Check(root *gc.Root, outputFile, summaryFile string) error {
 	files := [2]string{outputFile, summaryFile}
 	// A bucket root (SPEC H4): the outputs are local files, outside it.
-	local := root.Objects != nil
+	_, onDisk := root.Descriptor()
+	local := !onDisk
 	var guard outputGuard
 	if !local {
 		guard = newOutputGuard(root)
