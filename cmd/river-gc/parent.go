@@ -18,7 +18,7 @@ import (
 // read the exit code, and river-gc attempts no further deletion. Without
 // it, river-gc does not watch its parent: `nohup river-gc --force &` and
 // `(river-gc --force &)` keep running whatever their shell does
-// (docs/decisions.md 142).
+// (docs/decisions/releases.md, decision 142).
 const ParentEnv = "RIVER_GC_PARENT_PID"
 
 // parentPoll is how often a goroutine asks getppid(2) for callers that

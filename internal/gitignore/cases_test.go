@@ -15,7 +15,7 @@ type matchCase struct {
 func p(patterns ...string) []string { return patterns }
 
 // matchCases is kept in a file of its own (plain data, no imports) so the
-// library comparison of docs/decisions.md (70) can reuse it verbatim.
+// library comparison of docs/decisions/skill.md (70) can reuse it verbatim.
 var matchCases = []matchCase{
 	// Anchoring: no slash matches the basename at any depth; a leading or
 	// middle slash anchors to the root; parents count.
@@ -181,7 +181,7 @@ var matchCases = []matchCase{
 	{"case/class", p("[A-Z]*"), "abc", false},
 
 	// Corners found black-box with git check-ignore while re-implementing
-	// the matcher from gitignore(5) (docs/decisions.md, 68).
+	// the matcher from gitignore(5) (docs/decisions/skill.md, 68).
 	{"quirk/starstar-before-quoted-slash", p(`**\/b`), "a/c/b", true},
 	{"quirk/starstar-before-quoted-slash-no-zero-dir", p(`**\/b`), "b", false},
 	{"quirk/mid-starstar-before-quoted-slash", p(`x/**\/b`), "x/a/b", true},

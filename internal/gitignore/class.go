@@ -34,7 +34,7 @@ const (
 // '/'), the index just past its closing ']', and how it ended.
 //
 // The grammar, as gitignore(5) and glob(7) describe it and as
-// `git check-ignore` was observed to apply it (decisions.md, 68):
+// `git check-ignore` was observed to apply it (docs/decisions/skill.md, 68):
 //   - an optional '!' or '^' right after '[' negates the set;
 //   - a ']' right after that is a member, not the end;
 //   - '\' makes the next byte a plain member;

@@ -7,7 +7,7 @@
 // (gitignore(5)) and from black-box runs of `git check-ignore`; it contains
 // no code taken from git. Its tests compare it against a real git binary:
 // a table of rows that record git's verdicts in the odd corners, and two
-// seeded random corpora (docs/decisions.md, 68–70).
+// seeded random corpora (docs/decisions/skill.md, 68–70).
 //
 // How it works: each line is cleaned (one trailing CR, unescaped trailing
 // spaces) and parsed into a rule (negation, directory-only, anchored or

@@ -24,7 +24,7 @@ type token struct {
 //
 // Matching simulates the automaton of the tokens over the text, one set
 // of live states per byte, so its cost is O(len(tokens) × len(text)) with
-// no backtracking (decisions.md, 69).
+// no backtracking (docs/decisions/skill.md, 69).
 type glob struct {
 	toks  []token
 	never bool // the pattern names an unknown class: it matches nothing

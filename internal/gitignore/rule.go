@@ -49,7 +49,7 @@ func parseRule(line string) rule {
 	// The literal prefix is compared as a string and the glob applies to
 	// the rest on its own, as git does for anchored patterns: a "**"
 	// right after the prefix counts as being at the pattern's start
-	// ("foo**/bar" matches "foox/y/bar"; decisions.md, 68). For an
+	// ("foo**/bar" matches "foox/y/bar"; docs/decisions/skill.md, 68). For an
 	// unanchored pattern the split changes nothing (the candidate has no
 	// '/'), so the same form serves both.
 	n := strings.IndexAny(pat, special)

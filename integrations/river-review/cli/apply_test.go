@@ -181,7 +181,7 @@ const EnvCheckout = "RIVER_REVIEW_CHECKOUT"
 func TestUpstreamFullSuite(t *testing.T) {
 	src := os.Getenv(EnvCheckout)
 	if src == "" {
-		t.Skip(EnvCheckout + " is not set: upstream's full test suite is not run (see docs/decisions.md 94)")
+		t.Skip(EnvCheckout + " is not set: upstream's full test suite is not run (see docs/decisions/releases.md, decision 94)")
 	}
 	if testing.Short() {
 		t.Skip("-short: upstream's full test suite is not run")
