@@ -1,6 +1,6 @@
 //go:build linux
 
-package gc
+package local
 
 import (
 	"errors"
@@ -28,9 +28,6 @@ type Root struct {
 	// root below the top of its git work tree because the top holds
 	// neither, that top (SPEC B5). Both are "" otherwise.
 	Passed, WorkTree string
-	// tree is what the run does on this kind of root (a directory or a
-	// bucket), chosen here, when the root is opened, and nowhere else.
-	tree tree
 }
 
 // ErrNoRoot means no River Review repository root was found: the
@@ -166,9 +163,7 @@ func openRoot(dir string) (*Root, error) {
 		var st unix.Stat_t
 		err := eintr.Retry(func() error { return unix.Fstatat(fd, marker, &st, unix.AT_SYMLINK_NOFOLLOW) })
 		if err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			r := &Root{Path: dir, FD: fd}
-			r.tree = &dirTree{root: r}
-			return r, nil
+			return &Root{Path: dir, FD: fd}, nil
 		}
 	}
 	unix.Close(fd)
@@ -176,29 +171,4 @@ func openRoot(dir string) (*Root, error) {
 }
 
 // Close releases the root descriptor.
-func (r *Root) Close() error { return r.tree.close() }
-
-// closeFD closes a directory root's descriptor.
-func closeFD(fd int) error { return unix.Close(fd) }
-
-// rootWarnings are the warnings about how the root r was discovered.
-func rootWarnings(r *Root) []Warning {
-	switch {
-	case r.Passed != "":
-		return []Warning{{Kind: WarnRootFixture, Path: r.Passed, Target: r.Path}}
-	case r.WorkTree != "":
-		return []Warning{{Kind: WarnRootInWorkTree, Path: r.Path, Target: r.WorkTree}}
-	}
-	return nil
-}
-
-// Descriptor is the optional feature of a directory root: the descriptor
-// every file-system operation is relative to (for the git index and the
-// output-file guard). ok is false for a root that has none (a bucket).
-func (r *Root) Descriptor() (fd int, ok bool) {
-	t, ok := r.tree.(*dirTree)
-	if !ok {
-		return -1, false
-	}
-	return t.fd(), true
-}
+func (r *Root) Close() error { return unix.Close(r.FD) }

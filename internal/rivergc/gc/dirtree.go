@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
@@ -18,7 +19,7 @@ import (
 // dirTree is a directory root: every operation relative to its one
 // descriptor (SPEC B2), deletions by identity with held directories
 // (package sweep), a flock lock and the disk's intent journal.
-type dirTree struct{ root *Root }
+type dirTree struct{ root *local.Root }
 
 func (t *dirTree) fd() int { return t.root.FD }
 
@@ -31,7 +32,7 @@ func (t *dirTree) readStore(_ Config, rel string) ([]byte, rewrite.Ident, error)
 }
 
 func (t *dirTree) linkTarget(src string) (target, link string, isDir bool, err error) {
-	return linkTarget(t.root, src)
+	return local.LinkTarget(t.fd(), src)
 }
 
 func (t *dirTree) emptiedRunDirs(files []scan.File, removed []skill.Decision, hold bool) []runDir {
@@ -46,11 +47,11 @@ func (t *dirTree) inFlight() bool {
 func (t *dirTree) relative(_, p string) (string, bool) { return t.root.Relative(p) }
 
 func (t *dirTree) kindAt(rel string) (fserr.Kind, error, bool) {
-	k, err := kindAt(t.fd(), rel)
+	k, err := local.KindAt(t.fd(), rel)
 	return k, err, true
 }
 
-func (t *dirTree) close() error { return closeFD(t.fd()) }
+func (t *dirTree) close() error { return t.root.Close() }
 
 // begin takes the root's flock for --force (sweep.Lock): a second run
 // beside a live one is refused, naming the holder the kernel tells.

@@ -9,11 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-
-	"golang.org/x/sys/unix"
 )
 
 // journalBatch is how many intents are made durable with one fdatasync
@@ -102,9 +101,7 @@ func heldNames(rootfd int, leftovers []string) func(p string) []string {
 			if !ok {
 				ad, an := path.Split(a)
 				l = ad + sweep.PrivatePrefix + an
-				if fd, ok := openDirNoFollow(rootfd, l); ok {
-					unix.Close(fd)
-				} else {
+				if !local.IsDir(rootfd, l) {
 					l = ""
 				}
 				dirs[a] = l
