@@ -52,8 +52,13 @@ var allowed = map[string][]string{
 	"internal/report":                {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
 
 	"cmd/plangate-gc": {"internal/clidoc", "internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},
-	// The backend seam (SPEC Part H): backend knows no implementation;
-	// bucket is the S3 one, on the AWS SDK; backendtest is the shared suite.
+	// The backend seam (SPEC Parts H, I): backend knows no implementation
+	// (list, get, conditional put and delete; a store's lease lock and
+	// journal on those four); s3 is the bucket, on the AWS SDK; local is
+	// the directory root (opening, resolving beneath it, held run
+	// directories) with the descriptor protocol below it (sweep deletes,
+	// rewrite replaces, journal records, ident identifies); backendtest is
+	// the one suite both pass. Nothing here imports internal/rivergc.
 	"internal/backend":             {},
 	"internal/backend/s3":          {"internal/backend"},
 	"internal/backend/backendtest": {"internal/backend"},
