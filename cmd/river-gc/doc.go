@@ -23,6 +23,7 @@
 //	river-gc --force --json --output-file ./artifacts/gc-result.json
 //	river-gc --scope memory --scope evals --retention-days 30
 //	river-gc --force --exclude 'artifacts/keep/**'
+//	river-gc --root s3://artifacts/acme/web   # a bucket prefix, dry-run
 //
 // Flags:
 //
@@ -59,7 +60,9 @@
 //	                       must hold .river/ or artifacts/ (default: the
 //	                       nearest such directory upward from here, or
 //	                       the top of its git work tree when that holds
-//	                       one); the summary and the JSON name it
+//	                       one); the summary and the JSON name it. Also
+//	                       s3://BUCKET/PREFIX: a prefix of an
+//	                       S3-compatible bucket (below)
 //	--summary-file PATH    append the summary as Markdown (for
 //	                       $GITHUB_STEP_SUMMARY), dry-run and force alike
 //	--verbose              list every removal (a terminal otherwise gets
@@ -113,6 +116,16 @@
 // read as far as it goes, named in errors[] (exit 1), and moved by that
 // --force run to .river/gc-journal.unreadable-<n>, kept for you to
 // inspect: the next run is a normal one.
+//
+// Buckets: --root s3://BUCKET/PREFIX judges the objects below PREFIX as
+// the files of a checkout (the same scopes as key prefixes, policies,
+// excludes, single sources and record). Endpoint, region and credentials
+// come from the AWS SDK's standard chain (AWS_ENDPOINT_URL_S3, AWS_REGION,
+// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE); every delete
+// carries the ETag that was judged, and --force first checks on a canary
+// object that the server honours that condition (AWS S3 and SeaweedFS do;
+// MinIO does not, so it gets no --force). docs/s3.md in the repository
+// has the servers, a local recipe and the permissions.
 //
 // Eval runs: a run is the shallowest directory below artifacts/evals/
 // holding a *.json with a metadata timestamp (artifacts/evals/<run>/ in

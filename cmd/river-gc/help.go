@@ -22,7 +22,7 @@ var helpEnglish = map[string]string{
 	"h_output_file":    "Write the --json result to PATH atomically instead of stdout.",
 	"h_quiet":          "Suppress the human-readable summary (errors still go to stderr).",
 	"h_retention_days": "Remove entries older than N days (default 90; by artifact metadata timestamp, mtime fallback); SCOPE=N for one scope (repeatable).",
-	"h_root":           "Repository root that all scopes are relative to (default: the nearest directory upward holding .river/ or artifacts/).",
+	"h_root":           "Repository root that all scopes are relative to: a directory, or s3://BUCKET/PREFIX for a prefix of an S3-compatible bucket (default: the nearest directory upward holding .river/ or artifacts/).",
 	"h_scope":          "memory, evals, review-artifacts, tmp, all (those four; the default), or the opt-in runs, memory-entries, eval-ledger (repeatable).",
 	"h_summary_file":   "Append the Markdown summary to PATH (e.g. $GITHUB_STEP_SUMMARY).",
 	"h_timestamp":      "Judge files by artifact metadata timestamps (with mtime fallback) or by mtime only.",
@@ -46,7 +46,7 @@ var helpJapanese = map[string]string{
 	"h_output_file":    "--json の結果を標準出力ではなく PATH に不可分に書きます。",
 	"h_quiet":          "人が読む要約を出しません (エラーは標準エラー出力に出ます)。",
 	"h_retention_days": "N 日より古いエントリを削除します (既定 90。成果物のメタデータのタイムスタンプ、なければ mtime)。SCOPE=N で 1 つのスコープだけ (繰り返し可)。",
-	"h_root":           "すべてのスコープの基準となるリポジトリのルート (既定: 上位で最も近い .river/ か artifacts/ を持つディレクトリ)。",
+	"h_root":           "すべてのスコープの基準となるリポジトリのルート。ディレクトリ、または S3 互換バケットのプレフィックス s3://BUCKET/PREFIX (既定: 上位で最も近い .river/ か artifacts/ を持つディレクトリ)。",
 	"h_scope":          "memory、evals、review-artifacts、tmp、all (この 4 つ。既定)、または選んで使う runs、memory-entries、eval-ledger (繰り返し可)。",
 	"h_summary_file":   "Markdown の要約を PATH に追記します (例: $GITHUB_STEP_SUMMARY)。",
 	"h_timestamp":      "ファイルを成果物のメタデータのタイムスタンプ (なければ mtime) で判定するか、mtime だけで判定するか。",
@@ -73,6 +73,7 @@ const examplesJapanese = `  river-gc                                        # dr
   river-gc --scope all --scope runs --scope memory-entries --scope eval-ledger
   river-gc --force --retention-days 90 --retention-days tmp=7
   river-gc --force --exclude 'artifacts/keep/**'
+  river-gc --root s3://artifacts/acme/web         # S3 互換バケットのプレフィックス
   source <(river-gc completion bash)              # zsh、fish も同様
   river-gc --emit-inventory | plangate-gc --json  # 判定を再現します
 

@@ -126,6 +126,7 @@ const examples = `  river-gc                                        # dry-run: l
   river-gc --scope all --scope runs --scope memory-entries --scope eval-ledger
   river-gc --force --retention-days 90 --retention-days tmp=7
   river-gc --force --exclude 'artifacts/keep/**'
+  river-gc --root s3://artifacts/acme/web         # a prefix of an S3-compatible bucket
   source <(river-gc completion bash)              # also zsh, fish
   river-gc --emit-inventory | plangate-gc --json  # reproduce the judgement
 

@@ -22,14 +22,19 @@ type actionFile struct {
 		Default string `yaml:"default"`
 	} `yaml:"inputs"`
 	Runs struct {
-		Steps []struct {
-			ID   string            `yaml:"id"`
-			Name string            `yaml:"name"`
-			Uses string            `yaml:"uses"`
-			Run  string            `yaml:"run"`
-			Env  map[string]string `yaml:"env"`
-		} `yaml:"steps"`
+		Steps []actionStep `yaml:"steps"`
 	} `yaml:"runs"`
+}
+
+// actionStep is one step of action.yml's composite run.
+type actionStep struct {
+	ID   string            `yaml:"id"`
+	Name string            `yaml:"name"`
+	If   string            `yaml:"if"`
+	Uses string            `yaml:"uses"`
+	Run  string            `yaml:"run"`
+	Env  map[string]string `yaml:"env"`
+	With map[string]string `yaml:"with"`
 }
 
 // expression is one ${{ … }} of action.yml.
@@ -41,11 +46,17 @@ var expression = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
 // into steps.<id>.outputs. It understands the expressions action.yml
 // uses (inputs.X, github.action_ref, steps.ID.outputs.X, a || b) and
 // fails on any other, so action.yml cannot outgrow it unnoticed.
+// actions/cache/restore and actions/cache/save are emulated by the
+// directory cache (one subdirectory per key; none when cache is empty:
+// every restore misses and nothing is saved); other uses: steps
+// (upload-artifact) are skipped.
 type emulation struct {
 	action  actionFile
 	with    map[string]string
 	ref     string
 	outputs map[string]map[string]string
+	cache   string
+	saved   []string // the keys saved, in order
 }
 
 func (e *emulation) eval(t *testing.T, expr string) string {
@@ -93,7 +104,13 @@ func (e *emulation) run(t *testing.T, dir string, jobEnv ...string) (string, run
 	var all strings.Builder
 	for i, st := range e.action.Runs.Steps {
 		if st.Run == "" {
+			if strings.HasPrefix(st.Uses, "actions/cache/") && e.condition(t, st.If) {
+				e.useCache(t, st)
+			}
 			continue // uses: actions/upload-artifact
+		}
+		if !e.condition(t, st.If) {
+			continue
 		}
 		output := filepath.Join(r.temp, fmt.Sprintf("output-%d", i))
 		env := append(os.Environ(), jobEnv...)
@@ -121,6 +138,73 @@ func (e *emulation) run(t *testing.T, dir string, jobEnv ...string) (string, run
 		}
 	}
 	return all.String(), r, 0
+}
+
+// condition evaluates a step's if: empty, or one comparison X == 'v' or
+// X != 'v' of an expression eval knows; any other fails the test.
+func (e *emulation) condition(t *testing.T, cond string) bool {
+	t.Helper()
+	if cond == "" {
+		return true
+	}
+	m := regexp.MustCompile(`^(\S+) (==|!=) '([^']*)'$`).FindStringSubmatch(strings.TrimSpace(cond))
+	if m == nil {
+		t.Fatalf("the emulator does not know the condition %q of action.yml", cond)
+	}
+	return (e.eval(t, m[1]) == m[3]) == (m[2] == "==")
+}
+
+// useCache emulates actions/cache/restore (copy the key's directory to
+// path and set cache-hit; a miss sets nothing, as the action does) and
+// actions/cache/save (copy path to the key's directory).
+func (e *emulation) useCache(t *testing.T, st actionStep) {
+	t.Helper()
+	path, key := e.expand(t, st.With["path"]), e.expand(t, st.With["key"])
+	if path == "" || key == "" || strings.ContainsAny(key, "/,") {
+		t.Fatalf("step %q: path %q, key %q", st.Name, path, key)
+	}
+	if e.cache == "" {
+		return
+	}
+	stored := filepath.Join(e.cache, key)
+	switch st.Uses {
+	case "actions/cache/restore@v4":
+		if _, err := os.Stat(stored); err == nil {
+			copyDir(t, stored, path)
+			e.outputs[st.ID] = map[string]string{"cache-hit": "true"}
+		}
+	case "actions/cache/save@v4":
+		copyDir(t, path, stored)
+		e.saved = append(e.saved, key)
+	default:
+		t.Fatalf("the emulator does not know %s", st.Uses)
+	}
+}
+
+// copyDir copies the regular files below from to to, with their modes.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 func readAction(t *testing.T) actionFile {

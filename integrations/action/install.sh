@@ -4,15 +4,20 @@
 # its line in the release's SHA256SUMS, or nothing is installed and the
 # step fails. At anything else (a branch, a commit, a local `uses: ./`)
 # there is no release to download: it builds river-gc from the action's
-# own checkout with the runner's Go and says so in a notice. Used by the
-# repository's action.yml; tested by install_test.go (a local release)
-# and commit_test.go (the action's steps at a commit).
+# own checkout with the runner's Go and says so in a notice, or takes that
+# build from the Actions cache when action.yml's cache step restored it
+# (RIVER_GC_CACHE_HIT) and it is the build of this ref. `install.sh key`
+# only computes the cache key (step outputs key and dir; none at a release
+# tag). Used by the repository's action.yml; tested by install_test.go (a
+# local release) and commit_test.go (the action's steps at a commit).
 #
 # Environment:
 #   RIVER_GC_VERSION   the release tag, e.g. v1.2.3; a branch, a commit or
 #                      empty builds from the checkout
 #   RIVER_GC_BASE_URL  where releases live; <base>/<tag>/<file> is fetched
 #                      (default: the project's GitHub releases)
+#   RIVER_GC_CACHE_KEY, RIVER_GC_CACHE_HIT  the key step's key, and whether
+#                      the cache step restored that key's build
 #   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP   set by GitHub Actions
 #   GITHUB_PATH, GITHUB_OUTPUT            set by GitHub Actions (optional)
 set -euo pipefail
@@ -44,23 +49,62 @@ publish() { # dir: puts river-gc on PATH and in the step's outputs
   fi
 }
 
-# Not a release tag: build from the checkout this script is part of.
+# cache_key writes the Actions cache key of a source build and the
+# directory it is built into to the step's outputs: one key per ref, the
+# digest of every file the build can read (so a branch that moved gets a
+# new key), runner OS and arch, and the Go that builds it. Without Go
+# there is no key: the install step then fails naming the fix.
+cache_key() {
+  command -v go > /dev/null && [ -f "$src/go.mod" ] || return 0
+  local gover digest key
+  gover=$(cd "$src" && go env GOVERSION) || return 0
+  digest=$(cd "$src" && find . \( -name .git -o -name testdata -o -path ./bin \) -prune -o -type f ! -name '*_test.go' -print0 |
+    LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+  key="river-gc-build-$os-$arch-$gover-$(printf '%s' "$ref" | tr -c 'A-Za-z0-9._-' '-')-$digest"
+  echo "river-gc's build cache key: $key"
+  if [ -n "${GITHUB_OUTPUT:-}" ]; then
+    {
+      echo "key=$key"
+      echo "dir=$dest"
+    } >> "$GITHUB_OUTPUT"
+  fi
+}
+
+# Not a release tag: build from the checkout this script is part of, or
+# take that build from the Actions cache.
 if ! [[ "$version" =~ ^v[0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]*)?$ ]]; then
   src=$(cd "$(dirname "$0")/../.." && pwd)
-  [ -f "$src/go.mod" ] && [ -d "$src/cmd/river-gc" ] || fail "no release tag and no source to build river-gc from in $src"
-  command -v go > /dev/null ||
-    fail "'${version:-this checkout}' is not a release tag, so river-gc is built from source, and Go is not on PATH: add actions/setup-go (go-version-file: go.mod) before this step"
   ref=${version:-$(git -C "$src" rev-parse HEAD 2> /dev/null || echo local)}
   case "$ref" in [0-9a-f]*) [ ${#ref} -eq 40 ] && ref=${ref:0:12} ;; esac
   dest="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/river-gc-build"
+  if [ "${1:-}" = key ]; then
+    cache_key
+    exit 0
+  fi
+  [ -f "$src/go.mod" ] && [ -d "$src/cmd/river-gc" ] || fail "no release tag and no source to build river-gc from in $src"
+  if [ "${RIVER_GC_CACHE_HIT:-}" = true ] && [ -x "$dest/river-gc" ] && [ -f "$dest/river-gc" ] &&
+    [ "$("$dest/river-gc" --version 2> /dev/null)" = "river-gc devel $ref" ]; then
+    echo "::notice title=river-gc from the cache::no release at '${version:-this checkout}': river-gc built earlier from the action's own checkout came from the Actions cache (key ${RIVER_GC_CACHE_KEY:-}), not built again, and runs as $("$dest/river-gc" --version)"
+    publish "$dest"
+    exit 0
+  fi
+  command -v go > /dev/null ||
+    fail "'${version:-this checkout}' is not a release tag, so river-gc is built from source, and Go is not on PATH: add actions/setup-go (go-version-file: go.mod) before this step"
   mkdir -p "$dest"
+  rm -f "$dest/river-gc" # a restored build of something else: go build would not overwrite it
   (cd "$src" && CGO_ENABLED=0 go build -trimpath -o "$dest/river-gc" \
     -ldflags "-X 'github.com/plangate-gc/plangate-gc/internal/version.Version=devel $ref'" ./cmd/river-gc) ||
     fail "go build ./cmd/river-gc failed in $src"
-  echo "::notice title=river-gc built from source::no release at '${version:-this checkout}': river-gc was built from the action's own checkout ($src, $(go env GOVERSION)) and runs as $("$dest/river-gc" --version)"
+  cached="not cached (no cache key)"
+  if [ -n "${RIVER_GC_CACHE_KEY:-}" ]; then
+    cached="saved to the Actions cache as ${RIVER_GC_CACHE_KEY}, so the next run at this ref restores it instead of building"
+    [ -n "${GITHUB_OUTPUT:-}" ] && echo "built=true" >> "$GITHUB_OUTPUT"
+  fi
+  echo "::notice title=river-gc built from source::no release at '${version:-this checkout}': river-gc was built from the action's own checkout ($src, $(go env GOVERSION)), $cached, and runs as $("$dest/river-gc" --version)"
   publish "$dest"
   exit 0
 fi
+[ "${1:-}" = key ] && exit 0 # a release: nothing to cache
 
 archive="river-gc_${version#v}_${os}_${arch}.tar.gz"
 work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/river-gc-install.XXXXXX")

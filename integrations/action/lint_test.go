@@ -14,12 +14,17 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/pinned"
 )
 
+// placeholder is what every shipped workflow and doc pins the action at
+// until a release exists: the README's "@<full commit sha>", which a user
+// replaces with a commit of this repository.
+const placeholder = "<full commit sha>"
+
 // example is the workflow users copy (example.yml); the tests lint it
 // with its uses: pointed at the checked-out action (./), so that the
 // pinned actionlint checks it against action.yml's inputs and outputs.
 const example = "example.yml"
 
-const remoteUses = "uses: plangate-gc/plangate-gc@v1.2.3"
+const remoteUses = "uses: plangate-gc/plangate-gc@" + placeholder
 
 // usesAction reads example.yml with the action taken from the repository.
 func usesAction(t *testing.T) string {

@@ -37,7 +37,7 @@ for pair in "retention-days:${INPUT_RETENTION_DAYS:-}" "max-entries:${INPUT_MAX_
     [ -n "$line" ] && args+=("--$name" "$line")
   done <<< "$(printf '%s\n' "${pair#*:}" | tr ' \t\r' '\n\n\n')"
 done
-for pair in "root:${INPUT_ROOT:-}" "lang:${INPUT_LANG:-}" \
+for pair in "root:${INPUT_ROOT:-}" "lang:${INPUT_LANG:-}" "keep-within:${INPUT_KEEP_WITHIN:-}" \
   "timestamp:${INPUT_TIMESTAMP:-}" "now:${INPUT_NOW:-}"; do
   name=${pair%%:*}
   value=${pair#*:}

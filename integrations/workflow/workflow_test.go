@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -68,7 +69,7 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 	if wf.Permissions["issues"] != "write" || wf.Permissions["actions"] != "read" {
 		t.Errorf("permissions %v: want issues: write and actions: read", wf.Permissions)
 	}
-	pinned := regexp.MustCompile(`^[\w-]+/[\w-]+@(v\d+(\.\d+\.\d+)?|[0-9a-f]{40})$`)
+	pinned := regexp.MustCompile(`^[\w-]+/[\w-]+@(v\d+(\.\d+\.\d+)?|[0-9a-f]{40}|<full commit sha>)$`)
 	var downloads, uploads, issue int
 	var gc map[string]string
 	for _, job := range wf.Jobs {
@@ -91,12 +92,15 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 					issue++
 				}
 			case strings.HasPrefix(s.Uses, "plangate-gc/plangate-gc@"):
-				if !regexp.MustCompile(`@v\d+\.\d+\.\d+$`).MatchString(s.Uses) {
-					t.Errorf("the Action %s is not pinned to a release tag", s.Uses)
+				// No release exists yet: the README's placeholder, which a
+				// user replaces with a commit (integrations/action's
+				// TestShippedWorkflowsPinTheREADMEPlaceholder).
+				if s.Uses != "plangate-gc/plangate-gc@<full commit sha>" {
+					t.Errorf("the Action %s is not pinned at the README's placeholder", s.Uses)
 				}
 				gc = s.With
 			case strings.Contains(s.Run, "go install") || strings.HasPrefix(s.Uses, "actions/setup-go@"):
-				t.Errorf("step %q builds river-gc from source; the Action installs a verified release", s.Name)
+				t.Errorf("step %q builds river-gc itself; the Action installs (or builds and caches) it", s.Name)
 			}
 		}
 	}
@@ -114,5 +118,41 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 	}
 	if bytes.Contains(data, []byte("@latest")) || bytes.Contains(data, []byte("@main")) {
 		t.Error("something is pinned to a moving ref")
+	}
+}
+
+// TestWorkflowSkipsACheckoutWithNothingToClean: a repository with no
+// .river/ or artifacts/ in its checkout and no riverbed-memory artifact
+// gets a notice and no river gc step (which would stop with a config
+// error and open an issue); with either folder river gc runs. The
+// workflow's own script runs as the runner runs it.
+func TestWorkflowSkipsACheckoutWithNothingToClean(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not found")
+	}
+	ss := steps(t)
+	root := byID(t, ss, "root")
+	if gc := byID(t, ss, "gc"); gc.If != "steps.root.outputs.present == 'true'" {
+		t.Errorf("the river gc step runs without a root: if %q", gc.If)
+	}
+	for _, tc := range []struct {
+		name, dir, want string
+		notice          bool
+	}{{"empty checkout", "", "false", true}, {"memory downloaded", ".river/memory", "true", false}, {"artifacts", "artifacts/evals", "true", false}} {
+		dir := t.TempDir()
+		if tc.dir != "" {
+			write(t, dir, tc.dir+"/x", "{}")
+		}
+		out := filepath.Join(t.TempDir(), "output")
+		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", root.Run)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "GITHUB_OUTPUT="+out)
+		log, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", tc.name, err, log)
+		}
+		b, _ := os.ReadFile(out)
+		if got := strings.TrimSpace(string(b)); got != "present="+tc.want || strings.Contains(string(log), "::notice::") != tc.notice {
+			t.Errorf("%s: output %q, log %q", tc.name, got, log)
+		}
 	}
 }
