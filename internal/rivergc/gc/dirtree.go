@@ -89,7 +89,7 @@ func (s *dirSession) restore(leftovers []string) sweep.Report {
 // --force run removes the temporary copies killed rewrites left, named
 // by their journals.
 func (s *dirSession) recover(_ context.Context, cfg Config, leftovers []string) (*Interrupted, []*fserr.Error, error) {
-	interrupted, found, rerr := recoverJournals(cfg, leftovers)
+	interrupted, found, rerr := recoverJournals(cfg, s.t.fd(), leftovers)
 	s.found = found
 	var errs []*fserr.Error
 	if cfg.Mode == Force && interrupted != nil && len(interrupted.Temps) > 0 {

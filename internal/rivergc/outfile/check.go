@@ -29,11 +29,11 @@ import (
 func Check(root *gc.Root, outputFile, summaryFile string) error {
 	files := [2]string{outputFile, summaryFile}
 	// A bucket root (SPEC H4): the outputs are local files, outside it.
-	_, onDisk := root.Descriptor()
+	fd, onDisk := root.Descriptor()
 	local := !onDisk
 	var guard outputGuard
 	if !local {
-		guard = newOutputGuard(root)
+		guard = newOutputGuard(fd)
 	}
 	seen := map[string]string{}
 	for i, name := range []string{"output-file", "summary-file"} {
