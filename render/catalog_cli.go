@@ -57,9 +57,6 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-reach": {
 		"River Review のストアにも削除できるものがありますが、選択されたスコープには含まれません。対象にするには %s を付けてください (まず dry-run で確認できます):",
 		"River Review's stores hold more to reclaim, outside the selected scopes; add %s to reach it (a dry-run shows it first):"},
-	"gc-reach-unjudged": {
-		"River Review のストア (スコープ %[1]s、%[2]s) は大きいため、このヒントのためには判定していません。判定するには --scope %[1]s を付けて実行してください (まず dry-run で確認できます)。",
-		"River Review's store of scope %[1]s (%[2]s) is too large to judge for this hint; run with --scope %[1]s to judge it (a dry-run shows it first)."},
 	"gc-reach-scope":          {"スコープ %s: %s (%s)", "scope %s: %s (%s)"},
 	"gc-protected-list":       {"保護されたファイル (%s 件、経過日数にかかわらず保持):", "protected (%s, kept whatever their age):"},
 	"gc-col-rule":             {"規則", "rule"},
@@ -69,6 +66,10 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-rule-unreadable-line": {"読めない行", "unreadable line"},
 	"gc-rule-excluded":        {"--exclude", "--exclude"},
 	"gc-rule-tracked":         {"git 管理下", "tracked in git"},
+	"gc-rule-fresh":           {"新しい (--keep-within)", "fresh (--keep-within)"},
+	"gc-verdict-fresh": {
+		"→ 保持: --keep-within (%[2]s) より新しい (経過 %[1]s) ため、どの上限でも削除しません",
+		"→ keep: %s old, younger than --keep-within (%s); no limit removes it"},
 	"gc-run-dirs-dry-run": {
 		"評価実行のディレクトリ %s 個 (%s など) は削除で空になるため、--force で一緒に削除します (空のディレクトリだけ)",
 		"eval-run directories this run would empty: %s (e.g. %s); --force removes them with it (empty directories only)"},
@@ -90,8 +91,8 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-count-items":   {"計 %s 件: %s", "%s items: %s"},
 	"gc-count-sep":     {"、", ", "},
 	"gc-warn-fresh-removed": {
-		"スコープ %s: 24 時間以内のファイル %s 件を経過日数ではなく%sの上限で削除します (最も新しい %s は経過 %s)。残すには、このスコープの上限を上げてください: %s",
-		"scope %s: %s files younger than 24 hours go by the %s limit, not by age (the youngest, %s, is %s old); to keep them, raise the limit for this scope: %s"},
+		"スコープ %s: 24 時間以内のファイル %s 件を経過日数ではなく%sの上限で削除します (最も新しい %s は経過 %s)。残すには、このスコープの上限を上げてください: %s (または --keep-within 24h で 24 時間以内のものをすべて残せます)",
+		"scope %s: %s files younger than 24 hours go by the %s limit, not by age (the youngest, %s, is %s old); to keep them, raise the limit for this scope: %s (or keep everything younger than 24 hours with --keep-within 24h)"},
 	"gc-limit-count":               {"件数", "count"},
 	"gc-limit-size":                {"サイズ", "size"},
 	"gc-limit-count,size":          {"件数とサイズ", "count and size"},

@@ -19,6 +19,9 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 		"--emit-inventory only writes the engine's input; it does not combine with --force, --json or --summary-file"},
 	"gc-cfg-quiet-debug": {"--quiet と --debug は同時に指定できません", "--quiet and --debug are mutually exclusive"},
 	"gc-cfg-needs-json":  {"%s には --json が必要です", "%s needs --json"},
+	"gc-cfg-keep-within": {
+		"--keep-within %s: 24h、36h、7d、1d12h のような期間を指定してください (単位は h、m、s と日数の d)",
+		"--keep-within %s: want a span such as 24h, 36h, 7d or 1d12h (units h, m, s, and d for days)"},
 	"gc-cfg-now": {
 		"--now %s: 1970 年以降の RFC 3339 タイムスタンプを指定してください (例: 2025-11-29T00:00:00Z)",
 		"--now %s: want an RFC 3339 timestamp from 1970 on, such as 2025-11-29T00:00:00Z"},
@@ -129,8 +132,14 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 		"→ 保持: 経過がちょうど %sで、保持期間 %s 日より古くはありません (削除は保持期間より古いものだけ)",
 		"→ keep: exactly %s old, not older than the %s-day retention (only older files go)"},
 	"gc-verdict-directory": {
-		"→ ディレクトリです。river gc はファイルを判定し、ディレクトリは削除しません (配下で判定したファイル %s 件、うち削除 %s 件)",
-		"→ a directory: river gc judges files and never removes directories (files judged below it: %s, of which removed: %s)"},
+		"→ ディレクトリです。river gc は配下のファイルを判定します (判定したファイル %s 件、うち削除 %s 件)。削除するディレクトリは、実行で空になった評価実行のフォルダーだけです",
+		"→ a directory: river gc judges the files below it (judged: %s, of which removed: %s); the only directories it removes are an eval run's folders that the run empties"},
+	"gc-verdict-run-dir-goes": {
+		"→ 評価実行のディレクトリです。配下で判定したファイル %s 件はすべて削除され、空になるフォルダー %s 個 (このディレクトリを含む) も --force で一緒に削除します (空のディレクトリだけ)",
+		"→ an eval run's directory: all %s files judged below it go, and the %s folders they empty, this one included, go with them on --force (empty directories only)"},
+	"gc-verdict-run-dirs-below": {
+		"→ ディレクトリです。river gc は配下のファイルを判定します (判定したファイル %s 件、うち削除 %s 件)。配下で空になる評価実行のフォルダー %s 個は --force で一緒に削除します (空のディレクトリだけ)。このディレクトリは残ります",
+		"→ a directory: river gc judges the files below it (judged: %s, of which removed: %s); the %s eval-run folders below it that the removals empty go with them on --force (empty directories only); this one stays"},
 	"gc-verdict-in-source": {
 		"→ 保持: 正本 %s (またはその下) のため削除しません",
 		"→ keep: at or below the single source %s; never deleted"},

@@ -27,7 +27,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	var cfg gc.Config
 	for _, f := range []struct {
 		name, value string
-	}{{"now", c.Now}, {"output-file", c.OutputFile}, {"root", c.Root}, {"summary-file", c.SummaryFile}} {
+	}{{"now", c.Now}, {"output-file", c.OutputFile}, {"root", c.Root}, {"summary-file", c.SummaryFile}, {"keep-within", c.KeepWithin}} {
 		if set[f.name] && strings.TrimSpace(f.value) == "" {
 			return cfg, configErr("gc-cfg-empty", "--"+f.name)
 		}
@@ -91,6 +91,10 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 			return cfg, &configError{err: err, flag: "--exclude"}
 		}
 	}
+	keepWithin, err := keepWithinSeconds(c.KeepWithin)
+	if err != nil {
+		return cfg, err
+	}
 	now := time.Now().Unix()
 	if c.Now != "" {
 		var ok bool
@@ -140,15 +144,16 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		mode = gc.Force
 	}
 	return gc.Config{
-		Root:      root,
-		Tracked:   tracked,
-		Scopes:    scopes,
-		Retention: retention,
-		PerScope:  perScope,
-		Now:       now,
-		Excludes:  excludes,
-		Mode:      mode,
-		Metadata:  c.Timestamp == "metadata",
+		Root:       root,
+		Tracked:    tracked,
+		Scopes:     scopes,
+		Retention:  retention,
+		PerScope:   perScope,
+		Now:        now,
+		KeepWithin: keepWithin,
+		Excludes:   excludes,
+		Mode:       mode,
+		Metadata:   c.Timestamp == "metadata",
 		// --verbose lists the protected files too (SPEC B7).
 		ListProtected: c.Verbose,
 	}, nil

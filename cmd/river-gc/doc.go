@@ -2,9 +2,11 @@
 
 // Command river-gc is River Review's `river gc`: it scans River Review's
 // artifact scopes, asks the plangate-gc engine what to remove, and deletes
-// it only with --force. docs/scopes.md lists the paths each scope covers
-// and what is protected; docs/spec.md is the full contract. All logic
-// lives in run and the packages it calls.
+// it only with --force.
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/scopes.md
+// lists the paths each scope covers and what is protected;
+// https://github.com/plangate-gc/plangate-gc/blob/main/docs/spec.md is the
+// full contract. All logic lives in run and the packages it calls.
 //
 // Usage:
 //
@@ -33,6 +35,10 @@
 //	                       (default 500); each of the three also takes
 //	                       SCOPE=N for one scope (repeatable; the last of
 //	                       each wins), e.g. --retention-days tmp=7
+//	--keep-within DURATION keep every file and entry younger than
+//	                       DURATION (24h, 7d, 1d12h) whatever the limits
+//	                       say; they take no place in the count or size
+//	                       limit (default off)
 //	--now RFC3339          pin the reference time (default: the clock,
 //	                       which breaks determinism)
 //	--scope SCOPE          memory, evals, review-artifacts, tmp or all

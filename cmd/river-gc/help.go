@@ -2,6 +2,10 @@
 
 package main
 
+// scopesURL is the page that lists what each scope covers, by its URL:
+// --help is read where no clone is (SPEC B9).
+const scopesURL = "https://github.com/plangate-gc/plangate-gc/blob/main/docs/scopes.md"
+
 // helpEnglish and helpJapanese are the help texts of the flags,
 // arguments and commands (the tags name them as ${h_…}), given to kong
 // in the language of the run (SPEC B7); the man page and the completions
@@ -17,6 +21,7 @@ var helpEnglish = map[string]string{
 	"h_j_s_o_n_format": "What --json writes: gc (river gc's result), findings (one River Review output.schema.json document for the run) or artifact (one Review Artifact).",
 	"h_lang":           "Language of the summary and messages (en, ja; default: ja when LC_ALL, LC_MESSAGES or LANG, the first one set, starts with ja, else en).",
 	"h_max_entries":    "Keep at most N entries per scope, dropping the oldest (default 1000); SCOPE=N for one scope (repeatable).",
+	"h_keep_within":    "Keep every file and entry younger than DURATION (24h, 36h, 7d, 1d12h) whatever the limits say; they do not count toward --max-entries or --max-size-mb (default: off).",
 	"h_max_size_mb":    "Keep at most N MB per scope, dropping the oldest (default 500; 1 MB = 1 MiB = 1048576 bytes); SCOPE=N for one scope (repeatable).",
 	"h_now":            "Pin the reference time (default: the system clock, which breaks determinism).",
 	"h_output_file":    "Write the --json result to PATH atomically instead of stdout.",
@@ -41,6 +46,7 @@ var helpJapanese = map[string]string{
 	"h_j_s_o_n_format": "--json が書くもの: gc (river gc の結果)、findings (実行全体で River Review の output.schema.json 文書 1 つ)、artifact (Review Artifact 1 つ)。",
 	"h_lang":           "要約とメッセージの言語 (en、ja。既定: LC_ALL、LC_MESSAGES、LANG のうち最初に設定されたものが ja で始まれば ja、それ以外は en)。",
 	"h_max_entries":    "スコープごとに最大 N 件を残し、古いものから削除します (既定 1000)。SCOPE=N で 1 つのスコープだけ (繰り返し可)。",
+	"h_keep_within":    "DURATION (24h、36h、7d、1d12h) より新しいファイルとエントリは上限にかかわらずすべて残します。--max-entries と --max-size-mb の件数やサイズには数えません (既定: なし)。",
 	"h_max_size_mb":    "スコープごとに最大 N MB を残し、古いものから削除します (既定 500。1 MB = 1 MiB = 1048576 バイト)。SCOPE=N で 1 つのスコープだけ (繰り返し可)。",
 	"h_now":            "基準時刻を固定します (既定: システムの時計。決定性が失われます)。",
 	"h_output_file":    "--json の結果を標準出力ではなく PATH に不可分に書きます。",
@@ -56,7 +62,7 @@ var helpJapanese = map[string]string{
 
 const descriptionJapanese = `River Review の成果物を決定的にガベージコレクションします。
 
-.river/memory/、artifacts/evals/、artifacts/review-artifact*.json、artifacts/review-*.md と一時ディレクトリを走査し、plangate-gc のエンジンで保持ポリシー (経過日数、件数、サイズ。和集合で、ファイルごとに理由は 1 つ) を適用し、--force のときだけ削除します。正本は削除しません。シンボリックリンクは辿りません。削除するディレクトリは、実行で空になった評価実行のフォルダーだけです。River Review のストアは選んで使います: --scope runs、memory-entries、eval-ledger (dry-run が削除できる量を示します)。スコープごとの対象は docs/scopes.md にあります。
+.river/memory/、artifacts/evals/、artifacts/review-artifact*.json、artifacts/review-*.md と一時ディレクトリを走査し、plangate-gc のエンジンで保持ポリシー (経過日数、件数、サイズ。和集合で、ファイルごとに理由は 1 つ) を適用し、--force のときだけ削除します。正本は削除しません。シンボリックリンクは辿りません。削除するディレクトリは、実行で空になった評価実行のフォルダーだけです。River Review のストアは選んで使います: --scope runs、memory-entries、eval-ledger (実行のたびに削除できる量を示します)。スコープごとの対象: ` + scopesURL + `
 
 ルートは --root、なければ上位で最も近い .river/ か artifacts/ を持つディレクトリ (git 作業ツリーの最上位が持つならそこ) で、要約に示します。コマンドラインのパスは現在のディレクトリからの相対パスです。--exclude のグロブはルートからの相対パスです。
 

@@ -15,7 +15,7 @@ import (
 // Japanese --help keeps every line within the terminal's width (COLUMNS)
 // in columns, a wide character counting two, where kong alone wrapped
 // only at spaces and ran on to twice the width; the English help is
-// kong's own.
+// kong's own. A URL alone on its line is the one exception.
 func TestJapaneseHelpFitsTheTerminal(t *testing.T) {
 	bin, err := exec.LookPath("river-gc")
 	if err != nil {
@@ -36,7 +36,9 @@ func TestJapaneseHelpFitsTheTerminal(t *testing.T) {
 					n++
 				}
 			}
-			if n > columns {
+			// A URL alone on its line cannot be broken (SPEC B9: --help
+			// links the docs by URL); any other line must fit.
+			if url := strings.TrimSpace(line); n > columns && !(strings.HasPrefix(url, "https://") && !strings.Contains(url, " ")) {
 				t.Errorf("COLUMNS=%d: a line of %d columns: %q", columns, n, line)
 			}
 		}

@@ -30,7 +30,14 @@ func (c *cli) runWithProgress(ctx context.Context, cfg gc.Config, stdout, stderr
 		cfg.Progress = func(done, total int) {
 			line.Update(render.Message(lang, "gc-progress-delete", strconv.Itoa(done), strconv.Itoa(total)), done == total)
 		}
-		// The progress line is cleared before the record is written.
+		// The progress line is cleared before the warnings about what
+		// goes (warnings.go) and before the record is written.
+		if warn := cfg.BeforeDelete; warn != nil {
+			cfg.BeforeDelete = func(ws []gc.Warning) {
+				line.Clear()
+				warn(ws)
+			}
+		}
 		cfg.Record = func(out gc.Outcome) (bool, error) {
 			line.Clear()
 			return c.record(out, cfg, stdout, stderr)

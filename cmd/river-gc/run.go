@@ -38,6 +38,7 @@ type cli struct {
 	RetentionDays []string `name:"retention-days" sep:"none" placeholder:"[SCOPE=]N" help:"${h_retention_days}"`
 	MaxEntries    []string `name:"max-entries" sep:"none" placeholder:"[SCOPE=]N" help:"${h_max_entries}"`
 	MaxSizeMb     []string `name:"max-size-mb" sep:"none" placeholder:"[SCOPE=]N" help:"${h_max_size_mb}"`
+	KeepWithin    string   `name:"keep-within" placeholder:"DURATION" help:"${h_keep_within}"`
 	Now           string   `placeholder:"RFC3339" help:"${h_now}"`
 	Scope         []string `sep:"none" placeholder:"SCOPE" complete:"memory,evals,review-artifacts,tmp,runs,memory-entries,eval-ledger,all" help:"${h_scope}"`
 	Exclude       []string `sep:"none" placeholder:"GLOB" help:"${h_exclude}"`
@@ -61,6 +62,9 @@ type cli struct {
 	start time.Time          // when the run began, for durationMs
 	notes []note             // warnings about the flags (policy.go)
 	reach []report.Reachable // what unselected store scopes would reclaim (stores.go)
+	// toldAhead: stderr had the warnings about what goes before the
+	// first deletion (warnings.go).
+	toldAhead bool
 }
 
 // sinceMs is the milliseconds since start: the record's durationMs, the
@@ -100,8 +104,9 @@ artifacts/review-*.md and temp directories, applies the retention policy
 engine, and deletes only with --force. Single sources of truth are never
 deleted; symlinks are never followed; the only directories removed are
 an eval run's folders that the run emptied. River Review's stores are
-opt-in: --scope runs, memory-entries, eval-ledger (a dry-run says what
-they would reclaim). docs/scopes.md lists what each scope covers.
+opt-in: --scope runs, memory-entries, eval-ledger (every run says what
+they would reclaim). What each scope covers:
+` + scopesURL + `
 
 The root is --root, or the nearest directory upward holding .river/ or
 artifacts/ (the git work tree's top when that holds one); it is named in
@@ -165,6 +170,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	defer cfg.Root.Close()
 	if cfg.Mode == gc.Force {
 		ctx = forceSignals(ctx)
+		cfg.BeforeDelete = c.beforeDelete(stderr)
 	}
 	return c.execute(ctx, cfg, stdout, stderr)
 }
@@ -176,7 +182,7 @@ func (c *cli) execute(ctx context.Context, cfg gc.Config, stdout, stderr io.Writ
 		fmt.Fprintln(stderr, report.DisplayText(render.Message(lang, "gc-cli-warning", render.Message(lang, n.key, n.args...))))
 	}
 	if c.Debug {
-		fmt.Fprintf(stderr, "debug: %s\n", report.RootLine(cfg.Root.Path, lang))
+		fmt.Fprintf(stderr, "debug: %s\n", report.RootLine(absRoot(cfg.Root.Path), lang)) // absolute (SPEC B9)
 		cfg.OnFile = func(scope skill.Scope, f scan.File) {
 			fmt.Fprintf(stderr, "debug: %s: scope %s, timestamp %s (%s, %d), %d bytes\n", report.Display(f.Path), scope,
 				time.Unix(f.Timestamp, 0).UTC().Format(time.DateOnly), f.TimestampSource, f.Timestamp, f.Size)
@@ -229,7 +235,7 @@ func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (b
 		}
 	}
 	if !c.Quiet {
-		c.reach = reachable(context.Background(), cfg)
+		c.reach = reachable(cfg)
 	}
 	err := c.write(out, nil, cfg, stdout, stderr)
 	return !errors.Is(err, errNoRecord), err
@@ -293,12 +299,9 @@ func (c *cli) write(out gc.Outcome, err error, cfg gc.Config, stdout, stderr io.
 			}
 		}
 	}
-	// An exclude that matched nothing protects nothing it was meant to:
-	// --quiet hides the summary, never this warning (SPEC B5).
-	if c.Quiet {
-		if err := report.UnusedExcludes(stderr, out.Warnings, lang); err != nil {
-			failed = append(failed, err)
-		}
+	// --quiet hides the summary, never a warning (SPEC B5, B9).
+	if err := c.stderrWarnings(stderr, out.Warnings); err != nil {
+		failed = append(failed, err)
 	}
 	// Errors always go to stderr too (seed 000: "Errors still go to stderr").
 	if err := report.Errors(stderr, out.Errors, lang); err != nil {

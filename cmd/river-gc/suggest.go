@@ -3,6 +3,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -43,7 +44,25 @@ func suggest(s string, all bool) string {
 			best, bestD = n, d
 		}
 	}
+	if best == "" {
+		best = wordOf(lower, names)
+	}
 	return best
+}
+
+// wordOf is the first name of which s is a whole word or the start (at
+// least 3 letters): "review" for review-artifacts, "ledger" for
+// eval-ledger, "entries" for memory-entries (SPEC B9); "" for none.
+func wordOf(s string, names []string) string {
+	if len(s) < 3 {
+		return ""
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, s) || slices.Contains(strings.Split(n, "-"), s) {
+			return n
+		}
+	}
+	return ""
 }
 
 // editDistance is the optimal-string-alignment distance between a and b

@@ -93,7 +93,15 @@ func verdictText(ex gc.Explanation, now int64, r skill.Retention, p printer) str
 			return p.Sprintf("gc-verdict-keep-exact", ageText(now-ex.Timestamp, p), r.Days.Literal)
 		}
 		return p.Sprintf("gc-verdict-keep", r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal)
+	case gc.VerdictFresh:
+		return p.Sprintf("gc-verdict-fresh", ageText(now-ex.Timestamp, p), ageText(ex.KeepWithin, p))
 	case gc.VerdictDirectory:
+		switch {
+		case ex.RunDirGoes:
+			return p.Sprintf("gc-verdict-run-dir-goes", strconv.Itoa(ex.Below), strconv.Itoa(ex.RunDirsBelow))
+		case ex.RunDirsBelow > 0:
+			return p.Sprintf("gc-verdict-run-dirs-below", strconv.Itoa(ex.Below), strconv.Itoa(ex.BelowRemoved), strconv.Itoa(ex.RunDirsBelow))
+		}
 		return p.Sprintf("gc-verdict-directory", strconv.Itoa(ex.Below), strconv.Itoa(ex.BelowRemoved))
 	case gc.VerdictInSource:
 		return p.Sprintf("gc-verdict-in-source", Display(ex.SingleSource))

@@ -64,15 +64,7 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 		}
 		b.WriteString("\n")
 	}
-	b.row(p.Sprintf("gc-scope"), p.Sprintf("gc-kept"), p.Sprintf("gc-size"), p.Sprintf("gc-removed"), p.Sprintf("gc-size"),
-		p.Sprintf("gc-guarded"), p.Sprintf("gc-excluded"), p.Sprintf("gc-tracked"))
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|\n")
-	for _, s := range o.Scopes {
-		rm := t.byScope[s.Scope]
-		b.row(string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()), strconv.Itoa(rm.files),
-			HumanBytes(rm.bytes.String()), strconv.Itoa(s.Protected.HardGuarded), strconv.Itoa(s.Protected.Excluded),
-			strconv.Itoa(s.Protected.Tracked))
-	}
+	b.scopeTable(o, t)
 	if t.files > 0 {
 		listKey := "gc-removed-list"
 		if o.Mode == gc.DryRun {
@@ -85,7 +77,7 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 			p.Sprintf("gc-col-timestamp"), p.Sprintf("gc-col-source"))
 		b.WriteString("|---|---|--:|--:|---|---|\n")
 		n := 0
-		for rm := range firstRemovals(o, shown) {
+		for rm := range largestRemovals(o, shown) {
 			c := removalCells(rm, now)
 			if !b.item("| `" + mdCode(rm.Path) + "` | " + c[0] + " | " + c[1] + " | " + c[2] + " | " + c[3] + " | " + c[4] + " |\n") {
 				break
@@ -142,6 +134,29 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 	b.WriteString("\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// scopeTable writes the per-scope table: kept, removed and each rule's
+// protected count, with a column for --keep-within only when it is set.
+func (b *mdBuf) scopeTable(o gc.Outcome, t totals) {
+	p := b.p
+	head := []string{p.Sprintf("gc-scope"), p.Sprintf("gc-kept"), p.Sprintf("gc-size"), p.Sprintf("gc-removed"), p.Sprintf("gc-size"),
+		p.Sprintf("gc-guarded"), p.Sprintf("gc-excluded"), p.Sprintf("gc-tracked")}
+	if o.KeepWithin > 0 { // a column of its own only with --keep-within
+		head = append(head, p.Sprintf("gc-rule-fresh"))
+	}
+	b.row(head...)
+	b.WriteString("|---|--:|--:|--:|--:" + strings.Repeat("|--:", len(head)-5) + "|\n")
+	for _, s := range o.Scopes {
+		rm := t.byScope[s.Scope]
+		cells := []string{string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()), strconv.Itoa(rm.files),
+			HumanBytes(rm.bytes.String()), strconv.Itoa(s.Protected.HardGuarded), strconv.Itoa(s.Protected.Excluded),
+			strconv.Itoa(s.Protected.Tracked)}
+		if o.KeepWithin > 0 {
+			cells = append(cells, strconv.Itoa(s.Protected.Fresh))
+		}
+		b.row(cells...)
+	}
 }
 
 // mdBuf is a Markdown summary being built under a byte budget.

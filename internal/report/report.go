@@ -63,6 +63,9 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	if perScope(o, r) {
 		retentionPerScope(j, o, r)
 	}
+	if o.KeepWithin > 0 { // B9 addition, only with --keep-within
+		j.int("keepWithinSeconds", o.KeepWithin)
+	}
 	t := sum(o)
 	j.key("reclaimed")
 	j.begin('{')
@@ -160,6 +163,9 @@ func keptSummary(j *layout, o gc.Outcome) {
 		j.int("hardGuarded", int64(s.Protected.HardGuarded))
 		j.int("excluded", int64(s.Protected.Excluded))
 		j.int("tracked", int64(s.Protected.Tracked))
+		if o.KeepWithin > 0 { // B9 addition: kept by --keep-within, written only with it
+			j.int("fresh", int64(s.Protected.Fresh))
+		}
 		if s.Protected.NestedRepos > 0 { // B4 addition, written only when there are some (decision 41)
 			j.int("nestedRepos", int64(s.Protected.NestedRepos))
 		}

@@ -35,9 +35,6 @@ type Reachable struct {
 	Scope skill.Scope
 	Items int
 	Bytes skill.Bytes
-	// Unjudged: the store was too large to judge for a hint; Bytes is
-	// the store file's size, Items is 0.
-	Unjudged bool
 }
 
 // TerminalRemovals is how many removals a terminal shows without --verbose.
@@ -206,7 +203,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		p.Sprintf("gc-protected"))
 	for _, s := range o.Scopes {
 		rm := t.byScope[s.Scope]
-		pr := s.Protected.HardGuarded + s.Protected.Excluded + s.Protected.Tracked
+		pr := s.Protected.HardGuarded + s.Protected.Excluded + s.Protected.Tracked + s.Protected.Fresh
 		row(string(s.Scope), strconv.Itoa(s.Kept), HumanBytes(s.KeptBytes.String()),
 			strconv.Itoa(rm.files), HumanBytes(rm.bytes.String()), strconv.Itoa(pr))
 	}
@@ -217,7 +214,7 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 		}
 		b.WriteString(p.Sprintf(listKey, strconv.Itoa(t.files)) + "\n")
 		shown := opt.shown(t.files)
-		writeRemovals(b, p, firstRemovals(o, shown), now)
+		writeRemovals(b, p, largestRemovals(o, shown), now)
 		if shown < t.files {
 			b.WriteString("  " + p.Sprintf("gc-more", strconv.Itoa(t.files-shown)) + "\n")
 		}
@@ -274,15 +271,7 @@ func writeProtected(b *bufio.Writer, p printer, ps []gc.ProtectedFile, terminal 
 // writeReachable names what the unselected store scopes would reclaim
 // and the flags that reach it: one line for the total and the flags, one
 // per scope.
-func writeReachable(b *bufio.Writer, p printer, all []Reachable) {
-	var rs []Reachable
-	for _, r := range all {
-		if r.Unjudged {
-			b.WriteString(p.Sprintf("gc-reach-unjudged", string(r.Scope), HumanBytes(r.Bytes.String())) + "\n")
-		} else {
-			rs = append(rs, r)
-		}
-	}
+func writeReachable(b *bufio.Writer, p printer, rs []Reachable) {
 	if len(rs) == 0 {
 		return
 	}
@@ -330,24 +319,6 @@ func writeRemovals(b *bufio.Writer, p printer, rms iter.Seq[gc.Removed], now int
 	line(head, p.Sprintf("gc-col-path"))
 	for rm := range rms {
 		line(removalCells(rm, now), Display(rm.Path))
-	}
-}
-
-// firstRemovals is the first n entries of removed[].
-func firstRemovals(o gc.Outcome, n int) iter.Seq[gc.Removed] {
-	return func(yield func(gc.Removed) bool) {
-		if n <= 0 {
-			return
-		}
-		i := 0
-		for rm := range o.Removed() {
-			if !yield(rm) {
-				return
-			}
-			if i++; i == n {
-				return
-			}
-		}
 	}
 }
 

@@ -4,7 +4,6 @@ package report
 
 import (
 	"errors"
-	"io"
 	"path"
 	"strconv"
 	"strings"
@@ -204,20 +203,6 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 // root is always printed).
 func RootLine(root string, lang render.Lang) string {
 	return render.Message(lang, "gc-debug-root", Display(root))
-}
-
-// UnusedExcludes writes, one line each, the warnings about --exclude
-// patterns that matched nothing and about the root discovery passing a
-// fixture by: what --quiet still prints (SPEC B5).
-func UnusedExcludes(w io.Writer, ws []gc.Warning, lang render.Lang) error {
-	var b strings.Builder
-	for _, wa := range ws {
-		if wa.Kind == gc.WarnUnusedExclude || wa.Kind == gc.WarnRootFixture || wa.Kind == gc.WarnRootInWorkTree {
-			b.WriteString("river gc: " + render.Message(lang, "gc-warning") + ": " + WarningText(wa, lang) + "\n")
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // Duration words a span of seconds as the glossary spells durations:

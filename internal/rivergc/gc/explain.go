@@ -40,7 +40,7 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 		}
 		if fv, ok := j.files[entryName(j.files, rel)]; ok {
 			ex = fv.explain(cfg.Now)
-			ex.Retention = cfg.retentionFor(fv.scope)
+			ex.Retention, ex.KeepWithin = cfg.retentionFor(fv.scope), cfg.KeepWithin
 		} else {
 			for _, e := range j.out.Errors {
 				if e.Path == rel {
@@ -178,6 +178,7 @@ func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
 				}
 			}
 		}
+		ex.RunDirGoes, ex.RunDirsBelow = emptiedAt(j.runDirs, rel, prefix)
 	case k.String() == "symlink":
 		ex.Verdict = VerdictSymlink
 	case k.String() != "regular":
@@ -186,6 +187,19 @@ func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
 		ex.Verdict = VerdictOutside
 	}
 	return ex
+}
+
+// emptiedAt says whether the eval-run directory rel is one the removals
+// empty (and so removes with them, SPEC B7), and how many such
+// directories lie at or below it (prefix is rel's, with its "/").
+func emptiedAt(dirs []runDir, rel, prefix string) (goes bool, n int) {
+	for _, d := range dirs {
+		if d.path == rel || strings.HasPrefix(d.path, prefix) {
+			n++
+			goes = goes || d.path == rel
+		}
+	}
+	return goes, n
 }
 
 // inSelected reports whether rel lies below a directory of a selected
@@ -247,6 +261,8 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		switch d, isRemoved := removed[f.Path]; {
 		case isTracked(cfg, f.Path):
 			fv.verdict = VerdictTracked
+		case sc.young.protects(f.Path, f.Timestamp) && (sc.entries == nil || !sc.entries.live(i)):
+			fv.verdict = VerdictFresh
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc) || parent[f.Path]:
 			fv.verdict = VerdictUnjudgeable
 		case scope.Store() != "" && live[nfc]:
@@ -266,7 +282,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 			j.files[f.Path] = fv
 		}
 		switch fv.verdict {
-		case VerdictTracked, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine, VerdictGuarded, VerdictExcluded:
+		case VerdictTracked, VerdictFresh, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine, VerdictGuarded, VerdictExcluded:
 			if cfg.ListProtected {
 				j.out.ProtectedFiles = append(j.out.ProtectedFiles, ProtectedFile{Path: f.Path, Scope: scope, Rule: fv.verdict})
 			}

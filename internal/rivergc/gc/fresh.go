@@ -3,6 +3,9 @@
 package gc
 
 import (
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -59,4 +62,41 @@ func allByAge(removed []skill.Decision) bool {
 		}
 	}
 	return true
+}
+
+// keepWithin is --keep-within's rule for one scope (SPEC B9): a file or
+// entry whose timestamp lies less than within seconds before now (and
+// not after it) is kept whatever the limits say, and set aside before
+// the engine as tracked files are: it takes no place in the count or
+// size limit. A file another rule protects (a single source, an
+// --exclude, a live entry) keeps that rule's name. nil: no
+// --keep-within.
+type keepWithin struct {
+	now, within int64
+	guards      []string
+	excludes    *gitignore.Matcher
+}
+
+// keepWithinRule is the scope's rule, nil without --keep-within.
+func (cfg Config) keepWithinRule(guards, excludes []string) *keepWithin {
+	if cfg.KeepWithin <= 0 {
+		return nil
+	}
+	m, _ := gitignore.Compile(excludes) // validated by the caller
+	return &keepWithin{now: cfg.Now, within: cfg.KeepWithin, guards: guards, excludes: m}
+}
+
+// young reports whether a timestamp is within the rule's span.
+func (k *keepWithin) young(ts int64) bool {
+	return k != nil && ts <= k.now && k.now-ts < k.within
+}
+
+// protects reports whether the rule keeps the file at p with timestamp
+// ts: young, and kept by no other rule.
+func (k *keepWithin) protects(p string, ts int64) bool {
+	if !k.young(ts) {
+		return false
+	}
+	nfc := norm.NFC.String(p)
+	return !guarded(k.guards, nfc) && !k.excludes.Match(nfc)
 }

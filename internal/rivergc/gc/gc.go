@@ -39,8 +39,12 @@ type Config struct {
 	Retention skill.Retention
 	PerScope  map[skill.Scope]skill.Retention
 	Now       int64
-	Excludes  []string
-	Mode      Mode
+	// KeepWithin, when positive, keeps every file and entry younger
+	// than this many seconds before Now from every limit
+	// (--keep-within; SPEC B9).
+	KeepWithin int64
+	Excludes   []string
+	Mode       Mode
 	// Metadata reads artifact metadata timestamps (--timestamp metadata).
 	Metadata bool
 	// Tracked protects the files of the git index; nil protects none
@@ -73,6 +77,9 @@ type Config struct {
 	// and those of killed runs); otherwise they stay for the next run.
 	// Without Record they are removed when Run returns.
 	Record func(Outcome) (recorded bool, err error)
+	// BeforeDelete, when set, is told in force mode, before the first
+	// deletion, the warnings about what is to go (Ahead; SPEC B9).
+	BeforeDelete func([]Warning)
 }
 
 // Run executes river gc. In force mode it holds the root's lock for the
@@ -126,6 +133,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		// holds: it is kept, and nothing is deleted until it is dealt with.
 		notJournaled(&out, j)
 	default:
+		cfg.warnAhead(&j)
 		s.change(ctx)
 		if len(j.targets) > 0 {
 			rep, u := s.delete(ctx, cfg, j.targets, j.holds)
@@ -237,7 +245,7 @@ type fileVerdict struct {
 
 // judge scans and judges every scope.
 func judge(cfg Config) (judgement, error) {
-	j := judgement{out: Outcome{Mode: cfg.Mode}, files: map[string]fileVerdict{}}
+	j := judgement{out: Outcome{Mode: cfg.Mode, KeepWithin: max(cfg.KeepWithin, 0)}, files: map[string]fileVerdict{}}
 	guards, warnings := singleSources(cfg.Root, cfg.Scopes)
 	j.out.Warnings = warnings
 	excludes := newExcludeUse(cfg.Excludes)
@@ -261,7 +269,7 @@ func judge(cfg Config) (judgement, error) {
 		}
 		so := ScopeOutcome{Scope: scope, Retention: sc.input.Retention, Result: res, Removed: res.Removed, Stamps: make([]Stamp, len(res.Removed)),
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
-				NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
+				Fresh: sc.fresh, NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
 		so.Result.Removed = nil // moved to so.Removed
 		// res.Removed and sc.files are both in path order: one merge walk
 		// finds each removed file's scan record, and keptSummary counts
@@ -306,7 +314,7 @@ func judge(cfg Config) (judgement, error) {
 				j.rewrites = append(j.rewrites, rewriteJob{storeRead: *store, removed: marks, count: len(res.Removed)})
 			}
 		}
-		if scope == skill.ScopeEvals && !cfg.explain {
+		if scope == skill.ScopeEvals {
 			j.runDirs = cfg.Root.tree.emptiedRunDirs(sc.files, res.Removed, cfg.Mode == Force)
 		}
 		j.classify(scope, sc, res, cfg)

@@ -32,7 +32,7 @@ type Objects interface {
 // OpenObjects makes the root of a run on a bucket: path is the root as
 // the user gave it (s3://BUCKET/PREFIX), shown in every record.
 func OpenObjects(path string, b Objects) *Root {
-	return &Root{Path: path, FD: -1, tree: &objectTree{path: path, b: b, tags: map[string]string{}}}
+	return &Root{Path: path, tree: &objectTree{path: path, b: b, tags: map[string]string{}}}
 }
 
 // objectTree is a bucket root: keys below a prefix, reached only

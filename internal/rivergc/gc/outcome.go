@@ -54,6 +54,8 @@ type Protected struct {
 	Excluded int
 	// Tracked: tracked in the git index, or named .gitkeep or .keep.
 	Tracked int
+	// Fresh: younger than --keep-within (SPEC B9).
+	Fresh int
 	// NestedRepos counts directories (not files) of the scope that hold
 	// a ".git" entry: repositories of their own, never entered, so none
 	// of their files is counted anywhere else (SPEC B4).
@@ -206,7 +208,8 @@ type Warning struct {
 }
 
 // ProtectedFile is a file (or entry) a rule kept whatever its age: Rule
-// is VerdictGuarded, VerdictLive, VerdictExcluded or VerdictTracked.
+// is VerdictGuarded, VerdictLive, VerdictNewestTwo,
+// VerdictUnreadableLine, VerdictExcluded, VerdictTracked or VerdictFresh.
 type ProtectedFile struct {
 	Path  string
 	Scope skill.Scope
@@ -247,6 +250,8 @@ type Outcome struct {
 	FreedAllocated uint64
 	// Run says which run this is (SPEC B5); the command fills it in.
 	Run RunInfo
+	// KeepWithin is the run's --keep-within in seconds (0: none).
+	KeepWithin int64
 }
 
 // RunInfo names a run for its record: the root (absolute), the
@@ -324,6 +329,7 @@ const (
 	VerdictUnreadableLine Verdict = "unreadable-line"
 	VerdictExcluded       Verdict = "excluded"     // matched --exclude (Pattern)
 	VerdictTracked        Verdict = "tracked"      // in the git index, or .gitkeep/.keep
+	VerdictFresh          Verdict = "fresh"        // younger than --keep-within (KeepWithin)
 	VerdictUnjudgeable    Verdict = "unjudgeable"  // a name the engine cannot judge
 	VerdictFuture         Verdict = "future"       // timestamp after --now
 	VerdictUnusable       Verdict = "unusable"     // timestamp at or before 1970
@@ -369,6 +375,11 @@ type Explanation struct {
 	// source of VerdictInSource.
 	Below, BelowRemoved int
 	SingleSource        string
+	// RunDirGoes: the directory is an eval run's folder that the
+	// removals empty, removed with them (SPEC B7); RunDirsBelow counts
+	// such folders at or below it.
+	RunDirGoes   bool
+	RunDirsBelow int
 	// OptIn is a scope that is not selected and covers the path (an
 	// opt-in scope, or a default one left out by --scope): the hint
 	// names the flag that judges it (SPEC B7). EntriesAs is the entry
@@ -378,4 +389,6 @@ type Explanation struct {
 	EntriesSelected  bool // EntriesAs is selected
 	// Root is the root's name, for VerdictOutsideRoot.
 	Root string
+	// KeepWithin is --keep-within in seconds, for VerdictFresh.
+	KeepWithin int64
 }

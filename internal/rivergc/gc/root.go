@@ -7,14 +7,13 @@ import (
 )
 
 // Root is the repository root of one run, opened once at the start: a
-// directory (OpenRoot; every later operation is relative to FD, SPEC B2)
-// or a bucket below a key prefix (OpenObjects, FD -1).
+// directory (OpenRoot; every later operation is relative to its one
+// descriptor, held by its tree, SPEC B2) or a bucket below a key prefix
+// (OpenObjects).
 type Root struct {
 	// Path is the root as given or discovered, for messages and for the
 	// lock; it is never used to reach a file.
 	Path string
-	// FD is an O_PATH descriptor of a directory root; -1 for a bucket.
-	FD int
 	// Passed and WorkTree say how discovery chose a directory root
 	// (local.Root).
 	Passed, WorkTree string
@@ -38,7 +37,7 @@ func OpenRoot(dir string, explicit bool) (*Root, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Root{Path: lr.Path, FD: lr.FD, Passed: lr.Passed, WorkTree: lr.WorkTree}
+	r := &Root{Path: lr.Path, Passed: lr.Passed, WorkTree: lr.WorkTree}
 	r.tree = &dirTree{root: lr}
 	return r, nil
 }

@@ -23,6 +23,8 @@ type scopeScan struct {
 	input     skill.Input
 	files     []scan.File // every regular file found, judged or not, in path order (a scope of files)
 	tracked   int         // files protected as tracked; never handed to the engine
+	fresh     int         // files kept by --keep-within; never handed to the engine
+	young     *keepWithin // --keep-within's rule (nil: none)
 	sources   Sources
 	leftovers []string
 	repos     []string   // nested repositories, not entered
@@ -66,6 +68,7 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 		leftovers: res.Leftovers,
 		repos:     res.NestedRepos,
 		dirs:      res.Dirs,
+		young:     cfg.keepWithinRule(guards, cfg.Excludes),
 	}
 	if cfg.OnNote != nil {
 		for _, n := range res.Notes {
@@ -96,6 +99,10 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 		}
 		if isTracked(cfg, f.Path) {
 			sc.tracked++
+			continue
+		}
+		if sc.young.protects(f.Path, f.Timestamp) {
+			sc.fresh++
 			continue
 		}
 		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})

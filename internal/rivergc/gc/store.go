@@ -107,6 +107,10 @@ func (x *EntryIndex) file(k int) scan.File {
 	return f
 }
 
+// live reports whether the k-th entry in name order is live (a guard of
+// its own; SPEC D3).
+func (x *EntryIndex) live(k int) bool { return x.store.Entries[x.order[k]].Live }
+
 // ref says what the k-th entry in name order stands for. The merge walk
 // that pairs the engine's removals with the entries keeps each one's
 // place (ScopeOutcome.at), so no name is looked up again.
@@ -184,6 +188,7 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	// sorted as indexes: a sort of the records would move 88 bytes each.
 	// Its scan records are made on demand (scopeScan.file), not held.
 	sc.entries = newEntryIndex(st, data, mtime)
+	sc.young = cfg.keepWithinRule(nil, sc.input.Excludes)
 	if !tracked {
 		sc.input.Paths = make([]skill.Entry, 0, len(st.Entries))
 	}
@@ -196,6 +201,10 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 		}
 		if tracked {
 			sc.tracked++
+			continue
+		}
+		if !sc.entries.live(k) && sc.young.protects(f.Path, f.Timestamp) {
+			sc.fresh++
 			continue
 		}
 		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
