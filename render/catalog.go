@@ -185,6 +185,15 @@ var messages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-restored": {
 		"中断された以前の実行が残した %s 件を元の名前に戻しました (最初: %s)。",
 		"files put back from the private names an interrupted run left: %s (first: %s)."},
+	"gc-warn-held-directory": {
+		"中断された実行がまとめて退避したディレクトリ %s (ファイル %s 件) が作業用の名前 %s のままです。次の --force 実行で元に戻します。",
+		"a directory an interrupted run held whole: %s (%s files), under the private name %s; the next --force run puts it back."},
+	"gc-held-directory-restored": {
+		"中断された実行がまとめて退避したディレクトリ %s (ファイル %s 件) を元に戻しました (作業用の名前 %s から)。",
+		"put back a directory an interrupted run held whole: %s (%s files), from the private name %s."},
+	"gc-held-directory-stays": {
+		"中断された実行がまとめて退避したディレクトリ %s (ファイル %s 件) を元に戻せず、作業用の名前 %s のままです (理由はエラーを参照)。",
+		"could not put back a directory an interrupted run held whole: %s (%s files) stays under the private name %s (errors say why)."},
 	"gc-warn-in-flight": {
 		"実行中の --force が作業用の名前で削除中のファイルが %s 件あります (最初: %s)。中断の残りではありません。",
 		"files a --force run that is running now holds under a private name while deleting them: %s (first: %s); not leftovers of an interrupted run."},

@@ -68,6 +68,7 @@ var reviewMessages = map[string][2]string{
 	keyTitlePrefix + "river-gc-unprotected-delete":         {"river gc: 保護なしの削除", "river gc: deletions without the rename protection"},
 	keyTitlePrefix + "river-gc-leftover":                   {"river gc: 中断された実行の残りファイル", "river gc: files left by an interrupted run"},
 	keyTitlePrefix + "river-gc-restored":                   {"river gc: 元の名前に戻したファイル", "river gc: files put back"},
+	keyTitlePrefix + "river-gc-held-directory":             {"river gc: 中断された実行が退避したディレクトリ", "river gc: a directory an interrupted run held"},
 	"why-deleted-age":                                      {"retention の保持期間を超えていたため、river gc --force が削除しました。", "It was older than the retention period; river gc --force deleted it."},
 	"why-deleted-count":                                    {"scope の件数上限を超えていたため、river gc --force が削除しました。", "It was beyond the scope's entry limit; river gc --force deleted it."},
 	"why-deleted-size":                                     {"scope のサイズ上限を超えていたため、river gc --force が削除しました。", "It was beyond the scope's size limit; river gc --force deleted it."},

@@ -70,6 +70,16 @@ func startHeld(t *testing.T, bin, root, name string, args ...string) *heldRun {
 // every such stop.
 func startHeldIn(t *testing.T, bin, root, parent, name string, args ...string) *heldRun {
 	t.Helper()
+	return startStopped(t, bin, root, parent, name, "1", args...)
+}
+
+// startStopped is startHeldIn stopping at the renameat2 calls on NAME
+// that strace's injection counter when selects: "1" the first, "1+"
+// every one. strace 6.1 was seen to miss, with "1", the first rename of
+// a file renamed after another file of its run on the same thread;
+// "1+" stopped it.
+func startStopped(t *testing.T, bin, root, parent, name, when string, args ...string) *heldRun {
+	t.Helper()
 	if _, err := exec.LookPath("strace"); err != nil {
 		t.Skip("strace (which these tests stop a run with) is not installed")
 	}
@@ -83,7 +93,7 @@ func startHeldIn(t *testing.T, bin, root, parent, name string, args ...string) *
 	}
 	r := &heldRun{result: filepath.Join(t.TempDir(), "gc.json"), stderr: &strings.Builder{}}
 	trace := []string{"-f", "-qq", "-o", "/dev/null", "--seccomp-bpf", "-P", name, "-e", "trace=renameat2",
-		"-e", "inject=renameat2:signal=SIGSTOP:when=1", "--", bin}
+		"-e", "inject=renameat2:signal=SIGSTOP:when=" + when, "--", bin}
 	r.cmd = exec.Command("strace", append(append(append(trace, args...), "--root", root, "--output-file", r.result), forceArgs...)...)
 	r.cmd.Dir = t.TempDir() // empty: -P NAME matches the literal name only
 	// Go's preemption signal (SIGURG), sent between the run's threads,

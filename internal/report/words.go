@@ -191,6 +191,12 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
 	case gc.WarnRestored, gc.WarnLeftover, gc.WarnInFlight:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
+	case gc.WarnHeldDir:
+		key := "gc-warn-" + string(w.Kind) // found; the next --force run puts it back
+		if w.Target == "restored" || w.Target == "stays" {
+			key = "gc-" + string(w.Kind) + "-" + w.Target
+		}
+		return render.Message(lang, key, Display(heldOriginal(w.Path)), n, Display(w.Path))
 	case gc.WarnNoGitIndex:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnVersioned:
@@ -232,4 +238,10 @@ func Duration(secs int64, lang render.Lang) string {
 		return p.Sprintf("gc-dur-s", "0")
 	}
 	return strings.Join(parts, " ")
+}
+
+// heldOriginal is the path a held directory's private path p had.
+func heldOriginal(p string) string {
+	dir, name := path.Split(p)
+	return dir + strings.TrimPrefix(name, scan.LeftoverPrefix)
 }

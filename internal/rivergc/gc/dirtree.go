@@ -39,6 +39,10 @@ func (t *dirTree) emptiedRunDirs(files []scan.File, removed []skill.Decision, ho
 	return emptiedRunDirs(t.fd(), files, removed, hold)
 }
 
+func (t *dirTree) heldDirs(cfg Config, leftovers []string, ex *excludeUse) ([]heldDir, []string) {
+	return findHeld(cfg, t.fd(), leftovers, ex)
+}
+
 func (t *dirTree) inFlight() bool {
 	held, err := sweep.Held(t.fd())
 	return err == nil && held

@@ -22,8 +22,6 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/plangate-gc/plangate-gc/internal/gitignore"
-
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
@@ -103,9 +101,10 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		return Outcome{}, err
 	}
 	var restored sweep.Report
-	if cfg.Mode == Force && len(j.leftovers) > 0 {
-		j.leftovers = restorable(cfg, j.leftovers)
+	if cfg.Mode == Force && (len(j.leftovers) > 0 || len(j.held) > 0) {
+		j.leftovers = restorable(cfg, withHeld(j.leftovers, j.held))
 	}
+	held, heldUsed := j.held, j.heldUsed // the second judgement finds those put back in place
 	if cfg.Mode == Force && len(j.leftovers) > 0 {
 		// A killed run left files under private names: put them back
 		// (never over another file), then judge the tree as it now is.
@@ -119,6 +118,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	}
 	out := j.out
 	out.Errors = append(out.Errors, restored.Errors...)
+	out.Warnings = heldWarnings(out.Warnings, held, heldUsed, restored, cfg.Mode == Force)
 	if n := len(restored.Restored); n > 0 {
 		out.Warnings = append(out.Warnings, Warning{Kind: WarnRestored, Path: slices.Min(restored.Restored), N: n})
 	}
@@ -203,16 +203,18 @@ func flatten(err error) []error {
 
 // restorable keeps the leftovers that can be ours: river gc only ever
 // renames a file it is about to delete, so a private name that is itself
-// tracked or a placeholder, or whose original name is a single source, is
-// excluded or is tracked, was not made by river gc and is left alone.
+// tracked or a placeholder, or whose original name is a single source or
+// is tracked, was not made by river gc and is left alone. An exclude
+// proves nothing: it may be newer than the killed run, and a leftover
+// that stays hidden because of it never comes back (SPEC B8.8); put
+// back, what it names is protected as ever.
 func restorable(cfg Config, leftovers []string) []string {
 	guards, _ := singleSources(cfg.Root, cfg.Scopes)
-	m, _ := gitignore.Compile(cfg.Excludes) // validated by the caller
 	return slices.DeleteFunc(slices.Clone(leftovers), func(p string) bool {
 		dir, name := path.Split(p)
 		orig := dir + strings.TrimPrefix(name, sweep.PrivatePrefix)
 		nfc := norm.NFC.String(orig)
-		return isTracked(cfg, p) || isTracked(cfg, orig) || guarded(guards, nfc) || m.Match(nfc) ||
+		return isTracked(cfg, p) || isTracked(cfg, orig) || guarded(guards, nfc) ||
 			trackedUnder(cfg, p) || trackedUnder(cfg, orig) // a held directory
 	})
 }
@@ -233,6 +235,8 @@ type judgement struct {
 	files     map[string]fileVerdict // every scanned path (for --explain)
 	runDirs   []runDir               // eval-run directories the removals empty (rundirs.go)
 	holds     []string               // directories --force may hold whole (holds.go)
+	held      []heldDir              // directories killed runs held whole (heldback.go)
+	heldUsed  []string               // --exclude patterns only those matched
 }
 
 // fileVerdict is what happened to one scanned file.
@@ -331,6 +335,7 @@ func judge(cfg Config) (judgement, error) {
 			cfg.Scanned(total)
 		}
 	}
+	j.held, j.heldUsed = cfg.Root.tree.heldDirs(cfg, j.leftovers, excludes)
 	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
 		// Private names under a held lock belong to a live --force run:
@@ -366,7 +371,7 @@ func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
-		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnNoGitIndex, WarnVersioned}
+		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnHeldDir, WarnNoGitIndex, WarnVersioned}
 }
 
 // Inventories returns the skill input document of every scope that has at

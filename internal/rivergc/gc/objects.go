@@ -52,6 +52,9 @@ func (t *objectTree) linkTarget(string) (target, link string, isDir bool, err er
 // emptiedRunDirs finds none: a prefix is no object of its own.
 func (t *objectTree) emptiedRunDirs([]scan.File, []skill.Decision, bool) []runDir { return nil }
 
+// heldDirs finds none: a bucket holds nothing under private names.
+func (t *objectTree) heldDirs(Config, []string, *excludeUse) ([]heldDir, []string) { return nil, nil }
+
 // inFlight is false: a bucket holds nothing under private names, so
 // nothing can be in flight.
 func (t *objectTree) inFlight() bool { return false }

@@ -185,6 +185,12 @@ const (
 	// WarnRestored: N files left under a private name by an interrupted
 	// run were put back. Path is the first.
 	WarnRestored WarningKind = "restored"
+	// WarnHeldDir: a directory a killed --force run held whole is under
+	// its private name Path, with N regular files below it: Target
+	// "restored" when this run put it back, "stays" when it could not
+	// (errors[] says why), "" when the next --force run puts it back
+	// (SPEC B8.8). One warning per directory.
+	WarnHeldDir WarningKind = "held-directory"
 	// WarnNoGitIndex: the root is a bucket (Path), which has no git
 	// index: tracked-file protection does not apply there (SPEC H2).
 	WarnNoGitIndex WarningKind = "no-git-index"

@@ -33,6 +33,9 @@ type tree interface {
 	// emptiedRunDirs lists the eval-run directories the removals empty
 	// (rundirs.go); none where a directory is no object of its own.
 	emptiedRunDirs(files []scan.File, removed []skill.Decision, hold bool) []runDir
+	// heldDirs lists the directories killed runs held whole (findHeld);
+	// none where nothing is held under a private name (a bucket).
+	heldDirs(cfg Config, leftovers []string, ex *excludeUse) (held []heldDir, used []string)
 	// inFlight reports whether a live --force run holds the root's lock
 	// (a dry-run's leftovers are then files in flight).
 	inFlight() bool

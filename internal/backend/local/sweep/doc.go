@@ -53,6 +53,20 @@
 // plus one openat2 and one close per run; none can go: step 2 is the only
 // ctime comparison, step 4 the only check after the name is private.
 //
+// # Hard links
+//
+// A file with other names in the run (cp -al trees) changes under step 3
+// and 4 of its first name: ctime and link count. Step 2 of a later name
+// then accepts a ctime that differs from the scanned one only when it,
+// and the link count, are exactly what the file showed just after the
+// run's own last unlink of one of its names — read through an O_PATH
+// descriptor opened on that name before its unlink (links.go) — and
+// size and mtime are the scanned ones. The names of one such file are
+// handled one at a time (a per-file lock from step 2 to the unlink), so
+// no check falls between another name's rename and its unlink. Files
+// with one link whose ctime is the scanned one take no lock and no extra
+// call.
+//
 // # Held directories
 //
 // Options.Hold names directories whose every entry, when scanned, was a

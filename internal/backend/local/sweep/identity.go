@@ -50,7 +50,9 @@ var renameat2 func(olddirfd int, oldpath string, newdirfd int, newpath string, f
 //     or reuse par when it holds that directory already (the previous
 //     target of the same run lives there too);
 //  2. statx the name (no follow): a regular file on the root's mount with
-//     the scanned dev, ino, size, mtime and ctime, else not deleted;
+//     the scanned dev, ino, size, mtime and ctime (or, for a file with
+//     other hard links, the ctime and link count the run's own unlink of
+//     another of its names left: links.go), else not deleted;
 //  3. renameat2(name → PrivatePrefix+name, RENAME_NOREPLACE), so nobody
 //     can put another file under the name we are about to unlink;
 //  4. statx the private name: same dev, ino, size and mtime (the rename
@@ -79,18 +81,19 @@ func (d *deleter) deleteOne(par *parent, cn *cnames, t Target, h *hold) (outcome
 	if h != nil {
 		return d.deleteHeld(dirfd, plain, t)
 	}
-	nlink, err := d.checkLinks(dirfd, plain, t, true)
+	nlink, ls, err := d.checkFirst(dirfd, plain, t)
 	if err != nil {
 		if err == unix.ENOENT {
 			return gone, nil
 		}
 		return 0, err
 	}
+	defer ls.done()
 	if testHookAfterCheck != nil {
 		testHookAfterCheck(t.Path)
 	}
 	if len(PrivatePrefix)+len(name) > maxName || d.noRename2.Load() {
-		o, err := d.unlinkUnprotected(dirfd, plain)
+		o, err := d.unlinkUnprotected(dirfd, plain, t, ls)
 		return o.linked(nlink), err
 	}
 	switch err := eintr.Retry(func() error { return renameNoReplace(dirfd, plain, private) }); err {
@@ -101,7 +104,7 @@ func (d *deleter) deleteOne(par *parent, cn *cnames, t Target, h *hold) (outcome
 		return 0, fserr.ErrPrivateExists
 	case unix.ENOSYS, unix.EINVAL:
 		d.noRename2.Store(true)
-		o, err := d.unlinkUnprotected(dirfd, plain)
+		o, err := d.unlinkUnprotected(dirfd, plain, t, ls)
 		return o.linked(nlink), err
 	default:
 		return 0, err
@@ -114,7 +117,7 @@ func (d *deleter) deleteOne(par *parent, cn *cnames, t Target, h *hold) (outcome
 		return gone, nil // taken away from the private name by someone else
 	}
 	if cerr == nil {
-		err := eintr.Retry(func() error { return unlinkAt(dirfd, private) }) // never AT_REMOVEDIR
+		err := d.unlinkNoted(dirfd, private, t, ls) // never AT_REMOVEDIR
 		switch err {
 		case nil:
 			return deleted.linked(nlink), nil
@@ -138,17 +141,18 @@ func (d *deleter) deleteOne(par *parent, cn *cnames, t Target, h *hold) (outcome
 // the statx compares the whole scanned identity, ctime included (no
 // rename of the file has changed it), and the unlink follows.
 func (d *deleter) deleteHeld(dirfd int, name *byte, t Target) (outcome, error) {
-	nlink, err := d.checkLinks(dirfd, name, t, true)
+	nlink, ls, err := d.checkFirst(dirfd, name, t)
 	if err == unix.ENOENT {
 		return gone, nil
 	}
 	if err != nil {
 		return 0, err
 	}
+	defer ls.done()
 	if testHookAfterCheck != nil {
 		testHookAfterCheck(t.Path)
 	}
-	switch err := eintr.Retry(func() error { return unlinkAt(dirfd, name) }); err { // never AT_REMOVEDIR
+	switch err := d.unlinkNoted(dirfd, name, t, ls); err { // never AT_REMOVEDIR
 	case nil:
 		return deleted.linked(nlink), nil
 	case unix.ENOENT:
@@ -159,9 +163,10 @@ func (d *deleter) deleteHeld(dirfd int, name *byte, t Target) (outcome, error) {
 }
 
 // unlinkUnprotected is the fallback where the private rename is not
-// possible: the identity was just checked; unlink the name.
-func (d *deleter) unlinkUnprotected(dirfd int, name *byte) (outcome, error) {
-	switch err := eintr.Retry(func() error { return unlinkAt(dirfd, name) }); err {
+// possible: the identity was just checked; unlink the name (noted in
+// ls, the file's ledger entry, when set: links.go).
+func (d *deleter) unlinkUnprotected(dirfd int, name *byte, t Target, ls *linkState) (outcome, error) {
+	switch err := d.unlinkNoted(dirfd, name, t, ls); err {
 	case nil:
 		return deletedUnprotected, nil
 	case unix.ENOENT:

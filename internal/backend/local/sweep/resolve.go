@@ -31,6 +31,7 @@ type deleter struct {
 	rootMnt   uint64      // statx mount id, 0 when unknown
 	noOpenat2 atomic.Bool // openat2 refused (ENOSYS, EPERM, EINVAL, E2BIG)
 	noRename2 atomic.Bool // renameat2(RENAME_NOREPLACE) refused
+	links     links       // files with other links the run unlinked a name of
 }
 
 // newDeleter records the root's device and mount id, against which every
