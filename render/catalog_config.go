@@ -49,6 +49,9 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-bucket-unreachable": {
 		"--root %s: サーバー %s に接続できません。AWS_ENDPOINT_URL_S3 (未設定なら AWS 自体) とネットワークを確認してください",
 		"--root %s: cannot reach the server %s; check AWS_ENDPOINT_URL_S3 (unset means AWS itself) and the network"},
+	"gc-cfg-bucket-redirect": {
+		"--root %s: サーバーが別の場所 %s へリダイレクトしました (HTTP %s)。river gc はリダイレクトに従いません。AWS_ENDPOINT_URL_S3 (と AWS_REGION) にバケットの実際のエンドポイントを設定してください",
+		"--root %s: the server redirects to %s (HTTP %s); river gc follows no redirect, so set AWS_ENDPOINT_URL_S3 (and AWS_REGION) to the bucket's own endpoint"},
 	"gc-cfg-bucket-missing": {
 		"--root %s: バケット %s は存在しません (NoSuchBucket)。バケット名 (小文字) とエンドポイントを確認してください",
 		"--root %s: the bucket %s does not exist (NoSuchBucket); check the bucket's name (lower case) and the endpoint"},

@@ -6,9 +6,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"os"
-	"time"
+	"strconv"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
@@ -41,7 +40,7 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 	if err != nil {
 		return nil, bucketErr(dir, err)
 	}
-	b.SingleCanary = fmt.Sprintf("%ssingle-%d-%d", gc.CanaryDir, os.Getpid(), time.Now().UnixNano())
+	b.SingleCanary = gc.CanaryKey()
 	root := gc.OpenObjects(b.Root(), b)
 	found, err := holdsData(ctx, b)
 	switch {
@@ -71,7 +70,10 @@ func bucketErr(root string, err error) error {
 	var ue *bucket.UnreachableError
 	var cu *bucket.CredentialsUnavailableError
 	var se *bucket.SilentError
+	var re *bucket.RedirectError
 	switch {
+	case errors.As(err, &re):
+		return configErr("gc-cfg-bucket-redirect", q(root), q(re.Host), strconv.Itoa(re.Status))
 	case errors.As(err, &se):
 		return configErr("gc-cfg-bucket-silent", q(root), se.Timeout, bucket.TimeoutEnv)
 	case errors.As(err, &cu):

@@ -65,12 +65,11 @@ func startHeld(t *testing.T, bin, root, name string, args ...string) *heldRun {
 // that call returns to user space, so the run is stopped with the
 // directory held and nothing below it deleted, however loaded the
 // machine (with Go's asynchronous preemption off, whose signals would
-// end the stop). strace counts calls per thread, so a later rename back (NAME
-// again) on another thread stops the run once more: finish continues
-// every such stop.
+// end the stop). Every rename of NAME stops the run (a later rename back
+// too): finish continues every such stop.
 func startHeldIn(t *testing.T, bin, root, parent, name string, args ...string) *heldRun {
 	t.Helper()
-	return startStopped(t, bin, root, parent, name, "1", args...)
+	return startStopped(t, bin, root, parent, name, "1+", args...)
 }
 
 // startStopped is startHeldIn stopping at the renameat2 calls on NAME
@@ -171,6 +170,11 @@ func (r *heldRun) stopped() bool {
 func (r *heldRun) waitStopped(t *testing.T) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); !r.stopped(); time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d/task", r.pid)); err != nil {
+			// strace's stop did not take (seen under heavy load): the run
+			// went past its hold, so this test cannot say anything.
+			t.Skipf("the run went past its hold before strace stopped it; stderr: %s", r.stderr)
+		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the run did not stop at its hold; stderr: %s", r.stderr)
 		}

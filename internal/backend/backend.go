@@ -14,6 +14,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Object is one regular file or object as listed: its key relative to
@@ -52,6 +53,16 @@ var (
 	// ErrNotSent: no request for the object was sent (wrapped with
 	// ErrNotDone): it certainly was not deleted.
 	ErrNotSent = errors.New("no request was sent")
+	// ErrRetried, wrapped with ErrChanged, means the condition failed on
+	// a retry, after an attempt whose answer was lost: that attempt may
+	// have been the one to act.
+	ErrRetried = errors.New("the condition failed on a retry, after an attempt whose answer was lost")
+	// ErrUnknown: the request may have been acted on, and what the
+	// object is now cannot tell (an attempt whose answer was lost may
+	// have deleted or written it, and a writer changed it since). The
+	// journal that names it stays, so the next run names what may have
+	// gone (SPEC B8 6). It never wraps ErrChanged or ErrNotDone.
+	ErrUnknown = errors.New("the outcome is unknown: an attempt whose answer was lost may have acted, and the object changed since")
 )
 
 // Backend is what a river gc run needs of the place its artifacts live.
@@ -70,8 +81,8 @@ type Backend interface {
 	// Delete removes each object if it still carries its Tag and returns
 	// one result per object, in order: nil (deleted), ErrNotExist (gone
 	// already), ErrChanged (rewritten since listed: kept), ErrNotDone
-	// (the request failed, the object is still there: kept) or another
-	// failure (the outcome is unknown).
+	// (the request failed, the object is still there: kept), ErrUnknown
+	// or another failure (the outcome is unknown).
 	Delete(ctx context.Context, objs []Object) []error
 }
 
@@ -80,7 +91,9 @@ type Backend interface {
 // write's own (a request the SDK retried after the server had acted on
 // it sees its own object). Every key river gc creates is unique to its
 // run, and a rewrite that finds its very bytes in place has nothing left
-// to do, so equal bytes are success.
+// to do, so equal bytes are success. Other bytes after a condition that
+// failed only on a retry (ErrRetried) are ErrUnknown: the lost attempt
+// may have written, and a writer changed the object after it.
 func PutOwn(ctx context.Context, b Backend, key string, data []byte, c Cond) (Object, error) {
 	obj, err := b.Put(ctx, key, data, c)
 	if !errors.Is(err, ErrChanged) {
@@ -89,6 +102,9 @@ func PutOwn(ctx context.Context, b Backend, key string, data []byte, c Cond) (Ob
 	got, cur, gerr := b.Get(ctx, key, int64(len(data)))
 	if gerr == nil && string(got) == string(data) {
 		return cur, nil
+	}
+	if errors.Is(err, ErrRetried) {
+		return obj, fmt.Errorf("put %s: %w", key, ErrUnknown)
 	}
 	return obj, err
 }

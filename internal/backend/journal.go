@@ -10,14 +10,29 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // JournalHeader is the first line of every journal object.
 const JournalHeader = "river-gc-journal 1"
 
-// maxJournalBytes bounds one journal object as read back: a batch of at
-// most 1000 intents of keys up to 1024 bytes, quoted.
-const maxJournalBytes = 16 << 20
+// Bounds of the journal objects. A writer closes an object before it
+// would pass maxObjectBytes (however long and odd its keys: a key of
+// control characters quotes to four bytes each) and never writes an
+// intent line over maxIntentLine; recovery reads maxJournalBytes of an
+// object, far above what any writer of this format ever wrote (the
+// earliest wrote up to 10,000 intents an object whatever their length,
+// at most 10,000 × (4 × 1024 + 100) bytes, 42 MB), so that it reads
+// whatever a writer can write (SPEC B8 7).
+const (
+	maxObjectBytes  = 4 << 20
+	maxIntentLine   = 64 << 10
+	maxJournalBytes = 64 << 20
+)
+
+// ErrIntentTooLong means an intent line would pass maxIntentLine (a key
+// far longer than S3's 1,024 bytes): it is not journaled, so not acted on.
+var ErrIntentTooLong = errors.New("a key too long to journal")
 
 // Intent is one object a run is about to delete or rewrite: its op
 // ("delete", "rewrite"), its key and the tag it was judged with.
@@ -37,7 +52,13 @@ type Journal struct {
 	run  string
 	seq  int
 	objs []Object
+	lock *Lock
 }
+
+// Guard makes every Intend first prove that l is still this run's (and
+// renew its lease), and write the lease's end in each journal object, so
+// that recovery tells a live run's journal from an interrupted one's.
+func (j *Journal) Guard(l *Lock) { j.lock = l }
 
 // NewJournal returns the journal of the run named run, writing under dir
 // (a key prefix ending in '/'). Nothing is written before Intend.
@@ -45,16 +66,44 @@ func NewJournal(b Backend, dir, run string) *Journal {
 	return &Journal{b: b, dir: dir, run: run}
 }
 
-// Intend writes the batch durably (one object) before any of it is
-// acted on.
+// Intend writes the batch durably before any of it is acted on: after
+// proving the lock (Guard), in as many objects as maxObjectBytes needs,
+// each naming the lease's end. A lost lock is ErrLockLost: nothing of
+// the batch is written, nothing may be acted on.
 func (j *Journal) Intend(ctx context.Context, batch []Intent) error {
-	j.seq++
-	var buf bytes.Buffer
-	buf.WriteString(JournalHeader + "\n")
-	for _, in := range batch {
-		fmt.Fprintf(&buf, "%s %s %s\n", in.Op, strconv.Quote(in.Tag), strconv.Quote(in.Key))
+	head := JournalHeader + "\n"
+	if j.lock != nil {
+		if err := j.lock.Renew(ctx, time.Now()); err != nil {
+			return err
+		}
+		head += "lease " + strconv.FormatInt(j.lock.Expires(), 10) + "\n"
 	}
-	return j.put(ctx, fmt.Sprintf("%s%s-%06d", j.dir, j.run, j.seq), buf.Bytes())
+	var buf bytes.Buffer
+	flush := func() error {
+		j.seq++
+		err := j.put(ctx, fmt.Sprintf("%s%s-%06d", j.dir, j.run, j.seq), buf.Bytes())
+		buf.Reset()
+		return err
+	}
+	for _, in := range batch {
+		line := in.Op + " " + strconv.Quote(in.Tag) + " " + strconv.Quote(in.Key) + "\n"
+		if len(line) > maxIntentLine {
+			return fmt.Errorf("journal %s: %w", in.Key, ErrIntentTooLong)
+		}
+		if buf.Len() > 0 && buf.Len()+len(line) > maxObjectBytes {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		if buf.Len() == 0 {
+			buf.WriteString(head)
+		}
+		buf.WriteString(line)
+	}
+	if buf.Len() == 0 {
+		return nil
+	}
+	return flush()
 }
 
 // Done records that the run's deletions ended (only its record may
@@ -88,6 +137,9 @@ type Recovered struct {
 	Rewritten []string
 	// Finished: every run wrote its "done" (and every journal was read).
 	Finished bool
+	// Live are the runs whose journals were left alone: no "done" and a
+	// lease not yet over (sorted).
+	Live []string
 	// Unreadable are the journal objects holding lines not in the
 	// journal's form (a third party's object, a garbled one): read as far
 	// as they go, then set aside rather than obeyed (SetAside), so that
@@ -140,8 +192,12 @@ func SetAside(ctx context.Context, b Backend, un []Unreadable) error {
 
 // Recover reads every journal object under dir and checks each intent
 // against the store as it is now, listing each directory of the
-// journaled keys once. It returns nil when no journal was found.
-func Recover(ctx context.Context, b Backend, dir string) (*Recovered, error) {
+// journaled keys once. A run whose journal is live — no "done", and a
+// lease that has not run out at now, unless the run is named in ended
+// (a stale lease taken over) — is left alone: not named, its objects
+// not returned, so never removed (SPEC B8 5); Live names it. It returns
+// nil when no journal was found.
+func Recover(ctx context.Context, b Backend, dir string, now time.Time, ended []string) (*Recovered, error) {
 	var objs []Object
 	if err := b.List(ctx, dir, func(o Object) error { objs = append(objs, o); return nil }); err != nil {
 		return nil, err
@@ -149,41 +205,80 @@ func Recover(ctx context.Context, b Backend, dir string) (*Recovered, error) {
 	if len(objs) == 0 {
 		return nil, nil
 	}
-	rec := &Recovered{Objects: objs}
-	var intents []Intent
-	done := map[string]bool{}
+	runs := map[string]*journalRun{}
+	var order []string
 	for _, o := range objs {
 		name := strings.TrimPrefix(o.Key, dir)
 		run, _, named := cutRun(name)
-		if !slices.Contains(rec.Runs, run) {
-			rec.Runs = append(rec.Runs, run)
+		r := runs[run]
+		if r == nil {
+			r = &journalRun{}
+			runs[run], order = r, append(order, run)
 		}
-		data, got, err := b.Get(ctx, o.Key, maxJournalBytes)
-		if err != nil {
-			return nil, fmt.Errorf("journal %s: %w", o.Key, err)
+		if err := r.read(ctx, b, o, dir, name, named); err != nil {
+			return nil, err
 		}
-		ins, isDone, bad := parseJournal(data)
-		if int64(len(data)) > maxJournalBytes || !named {
-			bad++
-		}
-		if bad > 0 {
-			u := Unreadable{Object: got, Lines: bad}
-			if int64(len(data)) <= maxJournalBytes { // else its copy would be cut: kept where it is
-				u.Aside, u.data = strings.TrimSuffix(dir, "/")+AsideSuffix+name, data
-			}
-			rec.Unreadable = append(rec.Unreadable, u)
-		}
-		done[run] = done[run] || isDone
-		intents = append(intents, ins...)
 	}
-	slices.Sort(rec.Runs)
-	rec.Finished = len(rec.Unreadable) == 0
-	for _, r := range rec.Runs {
-		rec.Finished = rec.Finished && done[r]
+	rec := &Recovered{Finished: true}
+	var intents []Intent
+	slices.Sort(order)
+	for _, run := range order {
+		r := runs[run]
+		if !r.done && r.lease > now.Unix() && !slices.Contains(ended, run) {
+			rec.Live = append(rec.Live, run)
+			continue
+		}
+		rec.Runs = append(rec.Runs, run)
+		rec.Objects = append(rec.Objects, r.objs...)
+		rec.Unreadable = append(rec.Unreadable, r.unreadable...)
+		rec.Finished = rec.Finished && r.done && len(r.unreadable) == 0
+		intents = append(intents, r.intents...)
 	}
+	if len(rec.Runs) == 0 {
+		return nil, nil
+	}
+	return rec, rec.check(ctx, b, intents)
+}
+
+// journalRun is what one run's journal objects say.
+type journalRun struct {
+	objs       []Object
+	intents    []Intent
+	done       bool
+	lease      int64 // the latest lease end its objects name
+	unreadable []Unreadable
+}
+
+// read reads one journal object of the run (named: its name is of the
+// journal's form) into r.
+func (r *journalRun) read(ctx context.Context, b Backend, o Object, dir, name string, named bool) error {
+	data, got, err := b.Get(ctx, o.Key, maxJournalBytes)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", o.Key, err)
+	}
+	r.objs = append(r.objs, o)
+	p := parseJournal(data)
+	if int64(len(data)) > maxJournalBytes || !named {
+		p.bad++
+	}
+	if p.bad > 0 {
+		u := Unreadable{Object: got, Lines: p.bad}
+		if int64(len(data)) <= maxJournalBytes { // else its copy would be cut: kept where it is
+			u.Aside, u.data = strings.TrimSuffix(dir, "/")+AsideSuffix+name, data
+		}
+		r.unreadable = append(r.unreadable, u)
+	}
+	r.done = r.done || p.done
+	r.lease = max(r.lease, p.lease)
+	r.intents = append(r.intents, p.intents...)
+	return nil
+}
+
+// check names the intents whose keys no longer hold the journaled object.
+func (rec *Recovered) check(ctx context.Context, b Backend, intents []Intent) error {
 	now, err := current(ctx, b, intents)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, in := range intents {
 		if now[in.Key] == in.Tag {
@@ -198,7 +293,7 @@ func Recover(ctx context.Context, b Backend, dir string) (*Recovered, error) {
 	slices.Sort(rec.Removed)
 	slices.Sort(rec.Rewritten)
 	rec.Removed, rec.Rewritten = slices.Compact(rec.Removed), slices.Compact(rec.Rewritten)
-	return rec, nil
+	return nil
 }
 
 // AsideSuffix follows the journal directory's name in the directory
@@ -218,35 +313,50 @@ func cutRun(name string) (run, seq string, named bool) {
 	return name[:i], name[i+1:], true
 }
 
+// parsed is what one journal object says.
+type parsed struct {
+	intents []Intent
+	done    bool
+	lease   int64
+	bad     int // lines not in the journal's form
+}
+
 // parseJournal reads one journal object as far as it goes: every intent
-// line that parses, wherever it stands, and the number of lines (a
-// missing or foreign header counted as one) not in the journal's form.
-func parseJournal(data []byte) (ins []Intent, done bool, bad int) {
+// line that parses, wherever it stands, "done", the latest "lease" line,
+// and the number of lines (a missing or foreign header counted as one)
+// not in the journal's form.
+func parseJournal(data []byte) (p parsed) {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, maxJournalBytes)
 	if first := sc.Scan(); !first || sc.Text() != JournalHeader {
-		bad++ // no header of ours; an intent in its place is still read
+		p.bad++ // no header of ours; an intent in its place is still read
 		if in, ok := parseIntent(sc.Text()); first && ok {
-			ins = append(ins, in)
+			p.intents = append(p.intents, in)
 		}
 	}
 	for sc.Scan() {
 		line := sc.Text()
 		if line == "done" {
-			done = true
+			p.done = true
 			continue
+		}
+		if v, ok := strings.CutPrefix(line, "lease "); ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				p.lease = max(p.lease, n)
+				continue
+			}
 		}
 		in, ok := parseIntent(line)
 		if !ok {
-			bad++
+			p.bad++
 			continue
 		}
-		ins = append(ins, in)
+		p.intents = append(p.intents, in)
 	}
 	if sc.Err() != nil {
-		bad++ // a line beyond the bound: the rest is not read
+		p.bad++ // a line beyond the bound: the rest is not read
 	}
-	return ins, done, bad
+	return p
 }
 
 // parseIntent reads one intent line: <op> <quoted tag> <quoted key>.

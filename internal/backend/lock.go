@@ -47,7 +47,16 @@ type Lock struct {
 	ttl    time.Duration
 	obj    Object
 	wrote  time.Time // when the lease was last written
+	// Ended names the holder whose lease had run out when Acquire took
+	// the lock over ("" when the lock was free): that run is provably
+	// over (Recover).
+	Ended string
 }
+
+// ErrLockLost means the lock object is no longer the one this run wrote:
+// deleted (an operator, a sync tool) or rewritten by another run. The
+// run stops before its next batch and keeps its journal (SPEC B8 5).
+var ErrLockLost = errors.New("the lock is no longer this run's: deleted or rewritten by another")
 
 // Acquire takes the lock at key for holder for ttl from now, or fails
 // with a *LockedError when a live lease is held by another run.
@@ -79,7 +88,7 @@ func Acquire(ctx context.Context, b Backend, key, holder string, now time.Time, 
 	if err != nil {
 		return nil, lockFailure(key, err)
 	}
-	l.obj = obj
+	l.obj, l.Ended = obj, held.Holder
 	return l, nil
 }
 
@@ -122,21 +131,49 @@ func (l *Lock) body(now time.Time) []byte {
 	return append(data, '\n')
 }
 
-// Renew extends the lease from now; it fails (ErrChanged) when the lock
-// object is no longer the one this run wrote, i.e. the lock was lost. A
-// lease written less than a third of its time ago is not rewritten: no
-// other run can take over a lease that has not run out, so the lock is
-// still this run's (one request saved per batch of a fast run).
+// Renew proves the lock is still this run's and extends its lease: a
+// conditional write on the tag this run wrote, or, for a lease written
+// less than a third of its time ago, a read of the lock object that must
+// still carry that tag (a lock deleted or rewritten by anyone, not only
+// taken over by a run, is lost). It fails with ErrLockLost when the lock
+// is no longer this run's.
 func (l *Lock) Renew(ctx context.Context, now time.Time) error {
 	if now.Sub(l.wrote) < l.ttl/3 {
+		_, cur, err := l.b.Get(ctx, l.key, 0)
+		switch {
+		case errors.Is(err, ErrNotExist) || err == nil && cur.Tag != l.obj.Tag:
+			return fmt.Errorf("lock %s: %w", l.key, ErrLockLost)
+		case err != nil:
+			return fmt.Errorf("lock %s: %w", l.key, err)
+		}
 		return nil
 	}
 	obj, err := PutOwn(ctx, l.b, l.key, l.body(now), Cond{IfMatch: l.obj.Tag})
+	if errors.Is(err, ErrChanged) || errors.Is(err, ErrUnknown) {
+		return fmt.Errorf("renew lock %s: %w (%w)", l.key, ErrLockLost, err)
+	}
 	if err != nil {
 		return fmt.Errorf("renew lock %s: %w", l.key, err)
 	}
 	l.obj, l.wrote = obj, now
 	return nil
+}
+
+// Expires is when the lease last written runs out (Unix seconds).
+func (l *Lock) Expires() int64 { return l.wrote.Add(l.ttl).Unix() }
+
+// EndedHolder returns the holder of the lock object at key when its lease has
+// run out at now ("" when none is there or it is live): a dry-run's way
+// of telling a run provably over.
+func EndedHolder(ctx context.Context, b Backend, key string, now time.Time) (string, error) {
+	_, held, err := read(ctx, b, key)
+	switch {
+	case errors.Is(err, ErrNotExist):
+		return "", nil
+	case err != nil || held.Expires > now.Unix():
+		return "", err
+	}
+	return held.Holder, nil
 }
 
 // Release deletes the lock object if it is still this run's.

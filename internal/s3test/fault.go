@@ -11,7 +11,7 @@ import (
 // (Kind, Nth, Key) and what it does to them (Action). Build faults with
 // Delay, DropRequest, DropResponse, Answer, StripConditions and Before;
 // several may hit one request: hooks and delays run first, then a strip,
-// then the first of the answering actions (Answer, DropRequest,
+// then the first of the answering actions (Answer, Reply, DropRequest,
 // DropResponse), if any.
 type Fault struct {
 	// Kind limits the fault to requests of one kind ("" = every kind).
@@ -28,6 +28,10 @@ type Fault struct {
 	// Limit is how many requests it hits at most (0 = no limit): with
 	// Nth 0 and a key, "the first request that names this key".
 	Limit int
+	// When, if set, limits it further to the requests it returns true
+	// for (a server that honours a condition only in some shapes: one-key
+	// batches, say, or keys below one prefix).
+	When func(Request) bool
 
 	Action Action
 	// Delay is how long ActDelay waits before forwarding (capped at
@@ -39,6 +43,10 @@ type Fault struct {
 	// Hook is what ActHook runs before forwarding (synchronously: the
 	// request waits for it).
 	Hook func(Request)
+	// Reply is how ActReply answers, in the engine's place: a server
+	// that acts one way and answers another (a redirect, a listing that
+	// never ends). r's body has been read; body holds it.
+	Reply func(w http.ResponseWriter, r *http.Request, body []byte)
 }
 
 // Action is what a Fault does.
@@ -65,6 +73,8 @@ const (
 	ActStrip
 	// ActHook runs Fault.Hook, then lets the request through.
 	ActHook
+	// ActReply answers with Fault.Reply, without forwarding.
+	ActReply
 )
 
 // MaxDelay caps every ActDelay, so a test cannot hang on a typo.
@@ -108,6 +118,18 @@ func Before(kind Kind, nth int, hook func(Request)) Fault {
 	return Fault{Kind: kind, Nth: nth, Action: ActHook, Hook: hook}
 }
 
+// Reply answers every request of kind ("" = all) with fn instead of the
+// engine.
+func Reply(kind Kind, fn func(w http.ResponseWriter, r *http.Request, body []byte)) Fault {
+	return Fault{Kind: kind, Action: ActReply, Reply: fn}
+}
+
+// If returns f limited to the requests when returns true for.
+func (f Fault) If(when func(Request) bool) Fault {
+	f.When = when
+	return f
+}
+
 // OnKey returns f limited to requests that name key.
 func (f Fault) OnKey(key string) Fault {
 	f.Key = key
@@ -131,7 +153,7 @@ func (f Fault) OnKeyPrefix(prefix string) Fault {
 func (f Fault) String() string {
 	what := map[Action]string{ActDelay: "delay " + f.Delay.String(), ActDropRequest: "drop request",
 		ActDropResponse: "drop response", ActAnswer: fmt.Sprintf("answer %d %s", f.Status, f.Code),
-		ActStrip: "strip conditions", ActHook: "hook"}[f.Action]
+		ActStrip: "strip conditions", ActHook: "hook", ActReply: "reply"}[f.Action]
 	on := "every request"
 	if f.Kind != "" {
 		on = string(f.Kind)
@@ -147,6 +169,9 @@ func (f Fault) String() string {
 	}
 	if f.Limit > 0 {
 		on += fmt.Sprintf(" (at most %d)", f.Limit)
+	}
+	if f.When != nil {
+		on += " (when it says so)"
 	}
 	return what + " on " + on
 }
@@ -181,6 +206,8 @@ type Request struct {
 	// Keys are the keys the request names: the object's key, or every key
 	// of a DeleteObjects body.
 	Keys []string
+	// Prefix is a listing's prefix.
+	Prefix string
 	// Conditions are the conditions the client sent: If-Match /
 	// If-None-Match headers as "If-Match: <etag>", per-key ETags of a
 	// batch as "<key>: <etag>".

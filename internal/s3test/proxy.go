@@ -162,7 +162,7 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kind, bucket, key := classify(r)
-	req := Request{Kind: kind, Bucket: bucket}
+	req := Request{Kind: kind, Bucket: bucket, Prefix: r.URL.Query().Get("prefix")}
 	var batch []deleteObject
 	if kind == KindDeleteBatch {
 		batch = batchKeys(body)
@@ -196,7 +196,7 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var did []string
 	for i := range p.faults {
 		f := &p.faults[i]
-		if !f.hits(kind, req.N, total, req.Keys) || !p.take(i) {
+		if !f.hits(kind, req.N, total, req.Keys) || (f.When != nil && !f.When(req)) || !p.take(i) {
 			continue
 		}
 		switch f.Action {
@@ -229,6 +229,10 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case answer != nil && answer.Action == ActDropRequest:
 		p.finish(req, 0, "")
 		hangUp(w, nil)
+		return
+	case answer != nil && answer.Action == ActReply:
+		p.finish(req, 0, "replied")
+		answer.Reply(w, r, body)
 		return
 	}
 	// The engine acts on a request it has received whole even when its

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -166,11 +167,17 @@ func testLock(t *testing.T, b backend.Backend) {
 	if err != nil {
 		t.Fatalf("a stale lease was not taken over: %v", err)
 	}
-	if err := l.Renew(ctx, now.Add(10*time.Second)); err != nil {
-		t.Errorf("a fresh lease is renewed without a request, whatever happened: %v", err)
+	if l2.Ended != "run-a" {
+		t.Errorf("the takeover names %q as ended, want run-a", l2.Ended)
 	}
-	if err := l.Renew(ctx, now.Add(2*time.Minute)); !errors.Is(err, backend.ErrChanged) {
+	if err := l.Renew(ctx, now.Add(10*time.Second)); !errors.Is(err, backend.ErrLockLost) {
+		t.Errorf("a lock taken over is lost, however fresh its lease: %v", err)
+	}
+	if err := l.Renew(ctx, now.Add(2*time.Minute)); !errors.Is(err, backend.ErrLockLost) {
 		t.Errorf("the stale holder renewed a lock it lost: %v", err)
+	}
+	if err := l2.Renew(ctx, now.Add(2*time.Minute+time.Second)); err != nil {
+		t.Errorf("the holder's own fresh lock: %v", err)
 	}
 	l.Release(ctx) //nolint:errcheck // its own object is gone: nothing to release
 	if held, _ := backend.Held(ctx, b, "lock", now.Add(2*time.Minute)); !held {
@@ -181,6 +188,18 @@ func testLock(t *testing.T, b backend.Backend) {
 	}
 	if held, _ := backend.Held(ctx, b, "lock", now); held {
 		t.Errorf("the lock is held after its release")
+	}
+	// A lock object deleted by anyone (an operator, a sync tool) is lost.
+	l3, err := backend.Acquire(ctx, b, "lock", "run-c", now, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, obj, err := b.Get(ctx, "lock", 0)
+	if err != nil || b.Delete(ctx, []backend.Object{obj})[0] != nil {
+		t.Fatalf("deleting the lock object: %v", err)
+	}
+	if err := l3.Renew(ctx, now.Add(time.Second)); !errors.Is(err, backend.ErrLockLost) {
+		t.Errorf("a deleted lock is not lost: %v", err)
 	}
 }
 
@@ -198,7 +217,7 @@ func testJournal(t *testing.T, b backend.Backend) {
 	if _, err := b.Put(ctx, store.Key, []byte("[]"), backend.Cond{IfMatch: store.Tag}); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := backend.Recover(ctx, b, "j/")
+	rec, err := backend.Recover(ctx, b, "j/", time.Now(), nil)
 	if err != nil || rec == nil {
 		t.Fatalf("Recover = %v, %v", rec, err)
 	}
@@ -208,13 +227,49 @@ func testJournal(t *testing.T, b backend.Backend) {
 	if err := backend.Remove(ctx, b, rec.Objects); err != nil {
 		t.Fatal(err)
 	}
-	if rec, err := backend.Recover(ctx, b, "j/"); rec != nil || err != nil {
+	if rec, err := backend.Recover(ctx, b, "j/", time.Now(), nil); rec != nil || err != nil {
 		t.Errorf("after Remove: %+v, %v", rec, err)
+	}
+	testLiveJournal(t, b, c)
+}
+
+// testLiveJournal: a guarded journal names its lease; while it lasts
+// and no "done" is written the run is live, its journal left alone,
+// unless the run is named as ended (its stale lease taken over); and a
+// batch of long keys is cut into objects recovery reads whole.
+func testLiveJournal(t *testing.T, b backend.Backend, c backend.Object) {
+	now := time.Now()
+	l, err := backend.Acquire(ctx, b, "jlock", "run2", now, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release(ctx) //nolint:errcheck // the test's own lock
+	j := backend.NewJournal(b, "j/", "run2")
+	j.Guard(l)
+	long := make([]backend.Intent, 2000)
+	for i := range long {
+		long[i] = backend.Intent{Op: "delete", Key: fmt.Sprintf("%s\x01%04d", strings.Repeat("\x02", 900), i), Tag: `"t"`}
+	}
+	if err := j.Intend(ctx, append(long, backend.Intent{Op: "delete", Key: c.Key, Tag: `"not c's tag"`})); err != nil {
+		t.Fatal(err)
+	}
+	if len(j.Objects()) < 2 {
+		t.Errorf("%d journal objects for 7 MB of intents; want each bounded in bytes", len(j.Objects()))
+	}
+	if rec, err := backend.Recover(ctx, b, "j/", now, nil); rec != nil || err != nil {
+		t.Errorf("a live run's journal was recovered: %+v, %v", rec, err)
+	}
+	rec, err := backend.Recover(ctx, b, "j/", now, []string{"run2"})
+	if err != nil || rec == nil || len(rec.Unreadable) != 0 || len(rec.Removed) != len(long)+1 {
+		t.Fatalf("an ended run's journal: %v, %+v", err, rec)
+	}
+	if err := backend.Remove(ctx, b, rec.Objects); err != nil {
+		t.Fatal(err)
 	}
 }
 
 func testCanary(t *testing.T, b backend.Backend) {
-	if err := backend.ProveConditions(ctx, b, "canary"); err != nil {
+	if err := backend.ProveConditions(ctx, b, "canary/", 10); err != nil {
 		t.Fatalf("the backend does not prove its conditions: %v", err)
 	}
 	if n := len(list(t, b, "canary")); n != 0 {
@@ -253,7 +308,7 @@ func (i ignoring) Delete(ctx context.Context, objs []backend.Object) []error {
 func testCanaryRefuses(t *testing.T, b backend.Backend) {
 	for what, want := range map[string]string{"put": backend.IgnoredIfNoneMatch, "delete": backend.IgnoredIfMatchDel} {
 		var ce *backend.ConditionError
-		if err := backend.ProveConditions(ctx, ignoring{b, what}, "canary-"+what); !errors.As(err, &ce) || ce.What != want {
+		if err := backend.ProveConditions(ctx, ignoring{b, what}, "canary-"+what+"/", 10); !errors.As(err, &ce) || !strings.HasPrefix(ce.What, want) {
 			t.Errorf("a backend ignoring %s conditions: %v, want %q", what, err, want)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
@@ -113,6 +114,7 @@ func Open(ctx context.Context, root string) (*Bucket, error) {
 	if cfg.Region == "" {
 		return nil, ErrNoRegion
 	}
+	cfg.HTTPClient = noRedirects(cfg.HTTPClient)
 	if cfg.Credentials != nil {
 		cfg.Credentials = aws.NewCredentialsCache(guardedCredentials{cfg.Credentials})
 	}
@@ -146,11 +148,24 @@ func (b *Bucket) countRequests(stack *middleware.Stack) error {
 	return stack.Finalize.Add(middleware.FinalizeMiddlewareFunc("RiverGCCount",
 		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
 			op := middleware.GetOperationName(ctx)
+			if n, ok := ctx.Value(attemptsKey{}).(*atomic.Int32); ok {
+				n.Add(1)
+			}
 			b.mu.Lock()
 			b.counts[op]++
 			b.mu.Unlock()
 			return next.HandleFinalize(ctx, in)
 		}), middleware.After)
+}
+
+// attemptsKey keys a call's attempt counter in its context.
+type attemptsKey struct{}
+
+// withAttempts returns ctx with a counter of the HTTP attempts of the
+// call made with it (countRequests adds to it).
+func withAttempts(ctx context.Context) (context.Context, *atomic.Int32) {
+	n := new(atomic.Int32)
+	return context.WithValue(ctx, attemptsKey{}, n), n
 }
 
 // Requests returns how many requests were sent, by operation name

@@ -23,6 +23,16 @@ func TestSuite(t *testing.T) {
 	})
 }
 
+// TestSuiteOnTheFake runs the same suite over s3test's in-memory fake
+// server, which the tests of servers that act one way and answer
+// another stand behind: it must honour what the engine honours.
+func TestSuiteOnTheFake(t *testing.T) {
+	srv := s3test.Fake(t)
+	backendtest.Run(t, func(t *testing.T) backend.Backend {
+		return open(t, srv, "s3://"+srv.Bucket(t, false)+"/org/repo")
+	})
+}
+
 // open sets the server's environment for t and opens root.
 func open(t *testing.T, srv *s3test.Server, root string) *bucket.Bucket {
 	t.Helper()

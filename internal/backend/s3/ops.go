@@ -33,8 +33,11 @@ func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object
 	full := b.prefix + prefix
 	in := &s3.ListObjectsV2Input{Bucket: &b.name, Prefix: aws.String(full), MaxKeys: aws.Int32(PageSize),
 		EncodingType: types.EncodingTypeUrl}
-	last, empty := "", 0
-	for first := true; first || aws.ToString(in.ContinuationToken) != ""; first = false {
+	last, empty, keys := "", 0, 0
+	for pages := 0; pages == 0 || aws.ToString(in.ContinuationToken) != ""; pages++ {
+		if pages == MaxListPages || keys > MaxListKeys {
+			return fmt.Errorf("list %s: %w: more than %d keys or %d pages", full, ErrListing, MaxListKeys, MaxListPages)
+		}
 		page, err := b.client.ListObjectsV2(ctx, in)
 		if err != nil {
 			return fmt.Errorf("list %s: %w", full, classify(err))
@@ -49,6 +52,7 @@ func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object
 		if aws.ToBool(page.IsTruncated) {
 			in.ContinuationToken = page.NextContinuationToken
 		}
+		keys += len(page.Contents)
 		for _, o := range page.Contents {
 			key := strings.TrimPrefix(aws.ToString(o.Key), b.prefix)
 			if strings.HasSuffix(key, "/") && aws.ToInt64(o.Size) == 0 {
@@ -94,13 +98,26 @@ func decodeKeys(page *s3.ListObjectsV2Output, prefix string) error {
 // ErrListing means a listing the server answered cannot be the whole
 // listing: a page said "truncated" without a continuation token, sent
 // back the token it was given, or listed keys out of order (S3 lists in
-// key order), or empty pages went on and on. The caller judges nothing
+// key order), or empty pages went on and on, or it passed MaxListKeys
+// or MaxListPages. The caller judges nothing
 // of that prefix: an unseen .git marker or eval-run file would change
 // what may go (attack2 F1-F3).
 var ErrListing = errors.New("the server's listing is incomplete or does not end")
 
 // maxEmptyPages bounds a listing's truncated pages without a key.
 const maxEmptyPages = 100
+
+// Bounds of one listing (one prefix: a scope's directory, the journal's),
+// as a store's bytes are bounded: a listing that passes either is
+// ErrListing, in bounded time and memory (SPEC B8 4), and nothing below
+// its prefix is judged. A River Review repository holds some thousands
+// of artifacts a scope; a million keys are some hundreds of MB of
+// listing held in memory, and ten pages a thousand keys (S3 fills every
+// page but the last) leave room for a server that sends short ones.
+const (
+	MaxListKeys  = 1_000_000
+	MaxListPages = 10 * MaxListKeys / PageSize
+)
 
 // pageLies checks one ListObjectsV2 page against the token sent (sent)
 // and the last key of the pages before (*last, updated), counting
@@ -184,9 +201,14 @@ func (b *Bucket) Put(ctx context.Context, key string, data []byte, c backend.Con
 	default:
 		return backend.Object{}, fmt.Errorf("put %s: an unconditional write is never made", key)
 	}
+	ctx, attempts := withAttempts(ctx)
 	out, err := b.client.PutObject(ctx, in)
 	if err != nil {
-		return backend.Object{}, fmt.Errorf("put %s: %w", key, classify(err))
+		err = classify(err)
+		if errors.Is(err, backend.ErrChanged) && attempts.Load() > 1 {
+			err = fmt.Errorf("%w (%w)", err, backend.ErrRetried)
+		}
+		return backend.Object{}, fmt.Errorf("put %s: %w", key, err)
 	}
 	return backend.Object{Key: key, Size: int64(len(data)), Tag: aws.ToString(out.ETag)}, nil
 }
@@ -257,8 +279,11 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 		case "NoSuchKey", "PreconditionFailed", "ConditionalRequestConflict":
 			answered[i] = true
 			errs[i] = b.keyError(ctx, objs[i], code, aws.ToString(e.Message))
-			if retried && errors.Is(errs[i], backend.ErrNotExist) {
+			switch {
+			case retried && errors.Is(errs[i], backend.ErrNotExist):
 				errs[i] = nil
+			case retried && errors.Is(errs[i], backend.ErrChanged): // re-created after a lost attempt deleted it?
+				errs[i] = fmt.Errorf("delete %s: %w", objs[i].Key, backend.ErrUnknown)
 			}
 		default: // the server's own failure for the key: what became of it is looked up
 			answered[i] = false
@@ -299,7 +324,7 @@ func (b *Bucket) settleUnanswered(ctx context.Context, objs []backend.Object, er
 // (its answer lost after the SDK's retries, say), what became of each
 // key, with one HEAD each: gone counts as deleted (the request may have
 // acted; an over-report, never a deletion without a record), the judged
-// ETag still there is ErrNotDone, another is ErrChanged; a key that
+// ETag still there is ErrNotDone, another is ErrUnknown; a key that
 // cannot be looked up keeps the request's error (unknown).
 func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error, cause error) {
 	sem := make(chan struct{}, max(1, b.Concurrency))
@@ -321,8 +346,8 @@ func (b *Bucket) settle(ctx context.Context, objs []backend.Object, errs []error
 
 // settleOne is what became of o after a delete whose outcome cause left
 // unknown, found with one HEAD: gone is deleted (nil), the judged ETag
-// still there is ErrNotDone, another is ErrChanged, and a key that cannot
-// be looked up keeps cause.
+// still there is ErrNotDone, another is ErrUnknown, and a key that
+// cannot be looked up keeps cause.
 func (b *Bucket) settleOne(ctx context.Context, o backend.Object, cause error) error {
 	head, err := b.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &b.name, Key: aws.String(b.prefix + o.Key)})
 	switch {
@@ -333,7 +358,9 @@ func (b *Bucket) settleOne(ctx context.Context, o backend.Object, cause error) e
 	case aws.ToString(head.ETag) == o.Tag:
 		return fmt.Errorf("%w: %w", backend.ErrNotDone, cause)
 	}
-	return backend.ErrChanged
+	// Rewritten before the request, or deleted by it and written again
+	// since: which, no answer says (SPEC B8 6).
+	return fmt.Errorf("delete %s: %w (%w)", o.Key, backend.ErrUnknown, cause)
 }
 
 // keyError turns DeleteObjects' error for one key into backend's words.

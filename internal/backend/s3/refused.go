@@ -53,10 +53,13 @@ var ErrNoRegion = errors.New("no region is set")
 var credentialCodes = []string{"InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "ExpiredToken",
 	"InvalidToken", "TokenRefreshRequired", "InvalidClientTokenId", "AuthorizationHeaderMalformed"}
 
-// refused maps err to a CredentialsError, a SilentError or an
-// UnreachableError, or
-// returns nil for any other error.
+// refused maps err to a RedirectError, a CredentialsError, a
+// SilentError or an UnreachableError, or returns nil for any other
+// error.
 func refused(err error) error {
+	if r := redirected(err); r != nil {
+		return r
+	}
 	var api smithy.APIError
 	if errors.As(err, &api) && slices.Contains(credentialCodes, api.ErrorCode()) {
 		return &CredentialsError{Code: api.ErrorCode(), Err: err}

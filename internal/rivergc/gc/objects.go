@@ -4,6 +4,8 @@ package gc
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path"
@@ -80,8 +82,23 @@ const (
 	// holding nothing below .river/ or artifacts/ is refused as mistyped.
 	RootMarker = ".river/gc-root"
 	JournalDir = ".river/gc-journal/"
-	CanaryDir  = ".river/gc-canary/"
 )
+
+// canaryDir is this process's private prefix for its canary objects:
+// .river/ and 32 random hex digits, a name no server can know in advance
+// (SPEC B8 3). None of river gc's scopes holds it.
+var canaryDir = sync.OnceValue(func() string {
+	var b [16]byte
+	rand.Read(b[:]) //nolint:errcheck // crypto/rand.Read never fails (Go 1.24)
+	return ".river/" + hex.EncodeToString(b[:]) + "/"
+})
+
+// CanaryKey is a fresh key below this process's canary prefix.
+func CanaryKey() string {
+	var b [8]byte
+	rand.Read(b[:]) //nolint:errcheck // as in canaryDir
+	return canaryDir() + hex.EncodeToString(b[:])
+}
 
 // metadataWorkers bounds the concurrent metadata reads of a bucket scan.
 const metadataWorkers = 16
@@ -104,6 +121,9 @@ func (t *objectTree) scanScope(cfg Config, scope skill.Scope) scan.Result {
 	for _, d := range dirs {
 		var listed []backend.Object
 		err := t.b.List(ctx, d+"/", func(o backend.Object) error {
+			if cfg.Seen != nil { // the progress line counts keys as they are listed
+				cfg.Seen.Add(1)
+			}
 			rest := strings.TrimPrefix(o.Key, d+"/")
 			if scope == skill.ScopeReviewArtifacts && (strings.Contains(rest, "/") || !scan.IsReviewArtifactKey(rest)) {
 				return nil
@@ -129,9 +149,6 @@ func (t *objectTree) scanScope(cfg Config, scope skill.Scope) scan.Result {
 		f := &res.Files[i]
 		*f = scan.File{Path: o.Key, Size: o.Size, Timestamp: floorSeconds(o.ModTimeNs), TimestampSource: scan.SourceMtime, MtimeNs: o.ModTimeNs}
 		t.tags[o.Key] = o.Tag
-		if cfg.Seen != nil {
-			cfg.Seen.Add(1)
-		}
 		if !cfg.Metadata || !scan.IsJSONName(o.Key) || o.Size > scan.MetadataByteCap {
 			if cfg.Metadata && scan.IsJSONName(o.Key) {
 				mu.Lock() // the readers started so far append notes too

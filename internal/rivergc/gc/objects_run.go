@@ -59,11 +59,17 @@ func holderOf(run string) (sweep.Holder, bool) {
 	return h, true
 }
 
+// deleteBatchKeys is the most keys one delete request of the run
+// carries (the S3 backend's DeleteObjects batch): the canary proves the
+// conditions in a request that large.
+const deleteBatchKeys = 1000
+
 // ProveConditions checks, before a --force run on the bucket b deletes
 // anything, that the server refuses a wrong ETag and a create over an
-// existing object (SPEC H3); a *backend.ConditionError when it does not.
+// existing object, in the shape the run's requests have (SPEC H3, B8
+// 3); a *backend.ConditionError when it does not.
 func ProveConditions(ctx context.Context, b backend.Backend) error {
-	return backend.ProveConditions(ctx, b, CanaryDir+runName())
+	return backend.ProveConditions(ctx, b, CanaryKey()+"/", deleteBatchKeys)
 }
 
 // begin takes the bucket's lock for --force: an object created only if
@@ -71,7 +77,7 @@ func ProveConditions(ctx context.Context, b backend.Backend) error {
 // root (RootMarker).
 func (t *objectTree) begin(ctx context.Context, cfg Config) (session, error) {
 	name := runName()
-	s := &objectSession{t: t, jn: backend.NewJournal(t.b, JournalDir, name)}
+	s := &objectSession{t: t, jn: guardedJournal(t.b, name, nil)}
 	if cfg.Mode != Force {
 		return s, nil
 	}
@@ -86,7 +92,7 @@ func (t *objectTree) begin(ctx context.Context, cfg Config) (session, error) {
 		}
 		return nil, fmt.Errorf("lock %s: %w", t.path, err)
 	}
-	s.lock = lock
+	s.lock, s.jn = lock, guardedJournal(t.b, name, lock)
 	_, err = t.b.Put(ctx, RootMarker, []byte("river gc: this prefix is a River Review root\n"), backend.Cond{IfAbsent: true})
 	if err != nil && !errors.Is(err, backend.ErrChanged) {
 		lock.Release(context.WithoutCancel(ctx)) //nolint:errcheck // a lock left behind expires with its lease
@@ -112,7 +118,7 @@ func (s *objectSession) restore([]string) sweep.Report { return sweep.Report{} }
 // a dry-run, journals under a live lease are a live run's, not an
 // interrupted one's.
 func (s *objectSession) recover(ctx context.Context, cfg Config, _ []string) (*Interrupted, []*fserr.Error, error) {
-	rec, rerr := backend.Recover(ctx, s.t.b, JournalDir)
+	rec, rerr := backend.Recover(ctx, s.t.b, JournalDir, time.Now(), endedRuns(ctx, s.t.b, s.lock))
 	if rec != nil && cfg.Mode != Force {
 		if held, _ := backend.Held(ctx, s.t.b, LockKey, time.Now()); held {
 			rec = nil // a live run's journal, not an interrupted one's
@@ -140,7 +146,7 @@ func (s *objectSession) change(ctx context.Context) {
 }
 
 func (s *objectSession) delete(ctx context.Context, cfg Config, targets []sweep.Target, _ []string) (sweep.Report, bool) {
-	return deleteObjects(ctx, cfg, s.t, s.jn, s.lock, targets)
+	return deleteObjects(ctx, cfg, s.t, s.jn, targets)
 }
 
 // rewrite writes the store back without its removed entries (SPEC D5 on
@@ -152,10 +158,10 @@ func (s *objectSession) rewrite(ctx context.Context, cfg Config, job rewriteJob)
 	tag := s.t.tags[rel]
 	if err := s.jn.Intend(ctx, []backend.Intent{{Op: "rewrite", Key: rel, Tag: tag}}); err != nil {
 		return 0, &journalFailure{entry: &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
-			Err: &fserr.NotJournaledError{Cause: err, NotAttempted: job.count}}}, false
+			Err: &fserr.NotJournaledError{Cause: err, NotAttempted: job.count}}}, lockLost(err)
 	}
 	kept := job.store.Splice(job.data, job.removed)
-	_, err := backend.PutOwn(context.WithoutCancel(ctx), s.t.b, rel, kept, backend.Cond{IfMatch: tag})
+	err := rewriteStore(context.WithoutCancel(ctx), s.t.b, rel, tag, kept)
 	uncertain := err != nil && !errors.Is(err, backend.ErrChanged)
 	if errors.Is(err, backend.ErrChanged) {
 		err = &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}
@@ -208,6 +214,32 @@ func (s *objectSession) end(ctx context.Context, commit bool) error {
 	return err
 }
 
+// guardedJournal is the run's journal; with a lock (--force), every
+// journal batch first proves the lock is still the run's (SPEC B8 5).
+func guardedJournal(b backend.Backend, run string, lock *backend.Lock) *backend.Journal {
+	jn := backend.NewJournal(b, JournalDir, run)
+	if lock != nil {
+		jn.Guard(lock)
+	}
+	return jn
+}
+
+// endedRuns names the runs provably over although their journals'
+// leases have not run out: the holder whose stale lease lock took over,
+// or, without a lock (a dry-run), the holder of a lease that has run out.
+func endedRuns(ctx context.Context, b backend.Backend, lock *backend.Lock) []string {
+	if lock != nil {
+		return []string{lock.Ended}
+	}
+	h, _ := backend.EndedHolder(ctx, b, LockKey, time.Now()) // unreadable: no run is known to be over
+	return []string{h}
+}
+
+// lockLost reports whether err is a journal write refused because the
+// run's lock is gone or another's: the run stops there and keeps its
+// journal, since another run may be deleting beside it.
+func lockLost(err error) bool { return errors.Is(err, backend.ErrLockLost) }
+
 // unreadable is rec's unreadable journal objects (none when rec is nil).
 func unreadable(rec *backend.Recovered) []backend.Unreadable {
 	if rec == nil {
@@ -219,7 +251,7 @@ func unreadable(rec *backend.Recovered) []backend.Unreadable {
 // deleteObjects deletes the targets in journal batches: each batch is
 // named in one journal object (with the ETags judged) before any of its
 // DeleteObjects requests is sent, and the lock's lease is renewed with
-// it. The next batch's lease renewal and journal are written while the
+// it. The next batch's lock proof and journal are written while the
 // batch before it is still being deleted (at most two batches
 // outstanding; the backend bounds the requests in flight across them),
 // so the engine is never left idle between batches. A journal that
@@ -228,7 +260,7 @@ func unreadable(rec *backend.Recovered) []backend.Unreadable {
 // finished whatever happens to ctx (SIGINT): a request cancelled in
 // flight may have been acted on. uncertain says that some delete failed
 // in a way that leaves its outcome unknown.
-func deleteObjects(ctx context.Context, cfg Config, t *objectTree, jn *backend.Journal, lock *backend.Lock, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
+func deleteObjects(ctx context.Context, cfg Config, t *objectTree, jn *backend.Journal, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
 	type sent struct {
@@ -276,13 +308,10 @@ func deleteObjects(ctx context.Context, cfg Config, t *objectTree, jn *backend.J
 			objs[i] = backend.Object{Key: tg.Path, Size: tg.Size, Tag: t.tags[tg.Path]}
 			intents[i] = backend.Intent{Op: "delete", Key: tg.Path, Tag: objs[i].Tag}
 		}
-		err := lock.Renew(ctx, time.Now())
-		if err == nil {
-			err = jn.Intend(ctx, intents)
-		}
-		if err != nil {
+		if err := jn.Intend(ctx, intents); err != nil {
 			rep.Errors = append(rep.Errors, &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
 				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: len(ts) - lo}})
+			uncertain = uncertain || lockLost(err)
 			break
 		}
 		next := &sent{batch: batch, done: make(chan []error, 1)}
@@ -292,4 +321,30 @@ func deleteObjects(ctx context.Context, cfg Config, t *objectTree, jn *backend.J
 	}
 	finish()
 	return rep, uncertain
+}
+
+// rewriteStore writes a store back on the ETag it was read with, checked
+// before and after (SPEC B8 3): a read first shows the store still
+// carries that ETag (else ErrChanged: an entry appended since the read
+// is kept however the server treats If-Match), then the conditional
+// write, then a read shows the store holds what was written. Another
+// object there at once leaves unknown whether an entry written in
+// between survived (ErrUnknown: the journal stays).
+func rewriteStore(ctx context.Context, b backend.Backend, rel, tag string, kept []byte) error {
+	switch _, cur, err := b.Get(ctx, rel, 0); {
+	case errors.Is(err, backend.ErrNotExist):
+		return fmt.Errorf("rewrite %s: %w", rel, backend.ErrChanged)
+	case err != nil:
+		return err
+	case cur.Tag != tag:
+		return fmt.Errorf("rewrite %s: %w", rel, backend.ErrChanged)
+	}
+	obj, err := backend.PutOwn(ctx, b, rel, kept, backend.Cond{IfMatch: tag})
+	if err != nil {
+		return err
+	}
+	if _, cur, err := b.Get(ctx, rel, 0); err != nil || cur.Tag != obj.Tag {
+		return fmt.Errorf("rewrite %s: %w (written, then found otherwise)", rel, backend.ErrUnknown)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -217,8 +218,12 @@ func (f *fixture) keys(t *testing.T) []string {
 }
 
 // ours reports whether a root-relative key is one river gc writes for
-// itself (lock, journal, canary).
-func ours(rel string) bool { return strings.HasPrefix(rel, ".river/gc-") }
+// itself: the lock, the journal (.river/gc-*), the canaries (below
+// .river/<32 random hex digits>/).
+func ours(rel string) bool { return strings.HasPrefix(rel, ".river/gc-") || canaryKey.MatchString(rel) }
+
+// canaryKey matches the keys of a run's canary objects.
+var canaryKey = regexp.MustCompile(`^\.river/[0-9a-f]{32}/`)
 
 // engineDeleted lists the tree keys the engine answered "deleted" for,
 // root-relative, and fails t for any deleted more than once.
