@@ -308,8 +308,8 @@ var printers = func() map[Lang]*message.Printer {
 
 // all is the whole catalog: the review-line words and every other one.
 func all() map[string][2]string {
-	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages)+len(configMessages)+len(cliMessages))
-	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages, configMessages, cliMessages} {
+	m := make(map[string][2]string, len(messages)+len(reviewMessages)+len(recordMessages)+len(configMessages)+len(cliMessages)+len(planMessages))
+	for _, part := range []map[string][2]string{messages, reviewMessages, recordMessages, configMessages, cliMessages, planMessages} {
 		for k, v := range part {
 			m[k] = v
 		}

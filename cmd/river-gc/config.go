@@ -27,7 +27,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	var cfg gc.Config
 	for _, f := range []struct {
 		name, value string
-	}{{"now", c.Now}, {"output-file", c.OutputFile}, {"root", c.Root}, {"summary-file", c.SummaryFile}, {"keep-within", c.KeepWithin}} {
+	}{{"now", c.Now}, {"output-file", c.OutputFile}, {"root", c.Root}, {"summary-file", c.SummaryFile}, {"plan-out", c.PlanOut}, {"apply", c.Apply}, {"keep-within", c.KeepWithin}} {
 		if set[f.name] && strings.TrimSpace(f.value) == "" {
 			return cfg, configErr("gc-cfg-empty", "--"+f.name)
 		}
@@ -143,7 +143,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	if c.Force && !c.DryRun {
 		mode = gc.Force
 	}
-	return gc.Config{
+	return c.planned(gc.Config{
 		Root:       root,
 		Tracked:    tracked,
 		Scopes:     scopes,
@@ -156,7 +156,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 		Metadata:   c.Timestamp == "metadata",
 		// --verbose lists the protected files too (SPEC B7).
 		ListProtected: c.Verbose,
-	}, nil
+	}, set)
 }
 
 // resolveScopes expands all (seed 000's four scopes), de-duplicates and

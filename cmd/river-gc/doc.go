@@ -25,6 +25,8 @@
 //	river-gc --force --json --output-file ./artifacts/gc-result.json
 //	river-gc --scope memory --scope evals --retention-days 30
 //	river-gc --force --exclude 'artifacts/keep/**'
+//	river-gc --plan-out plan.json             # review plan.json, then
+//	river-gc --force --apply plan.json        # delete exactly what it lists
 //	river-gc --root s3://artifacts/acme/web   # a bucket prefix, dry-run
 //
 // Flags:
@@ -60,6 +62,16 @@
 //	                       for the whole run)
 //	--output-file PATH     write the --json result to PATH atomically
 //	                       (temporary file + rename); needs --json
+//	--plan-out FILE        a dry-run that also writes the reviewed plan:
+//	                       every removal with its identity, the root,
+//	                       scopes, policy, --now, the version and a digest;
+//	                       refuses --force
+//	--apply FILE           delete at most the plan's items, each only while it
+//	                       is still what was planned; scopes, policy,
+//	                       --keep-within, --now and --timestamp come from
+//	                       it (--exclude
+//	                       may add protection); without --force, a dry-run
+//	                       of the apply
 //	--quiet                no human summary (errors still go to stderr)
 //	--debug                verbose stderr logging
 //	--root DIR             repository root all scopes are relative to; it
@@ -133,6 +145,24 @@
 // MinIO does not, so it gets no --force). docs/s3.md in the repository
 // has the servers, a local recipe and the permissions.
 //
+// Plan and apply (a review before deleting, as terraform's plan/apply):
+// --plan-out FILE writes the plan atomically (never over a non-regular
+// file, a scope's entry or a single source), its removed[] byte for
+// byte the dry-run record's, beside identities[] (a file: dev, ino,
+// size, mtime, ctime; an object: size, LastModified, ETag; a store
+// entry: the SHA-256 of its bytes) and a "digest", sha256 over the
+// plan's canonical encoding. --force --apply FILE judges the tree again
+// with the plan's policy (--keep-within included) and reference time
+// and deletes only its items that are still removable, unchanged and
+// unprotected (tracked, excluded, a single source, a live entry); each
+// other planned item is kept with an errors[] entry naming why (exit
+// 1); what is removable now but not planned is kept and counted
+// (warning not-planned). A planned item already gone is counted
+// (warning plan-gone; plan-applied when all are: a plan applied twice
+// deletes nothing and says so). A plan changed by a byte, of another
+// planVersion or for another root is a config error. The record, the
+// journal, the lock and "interrupted" are every --force run's.
+//
 // Eval runs: a run is the shallowest directory below artifacts/evals/
 // holding a *.json with a metadata timestamp (artifacts/evals/<run>/ in
 // the flat layout, artifacts/evals/runs/<id>/ in a nested one). Its files
@@ -173,7 +203,11 @@
 // with --debug; a missing or non-directory --root, or one holding neither
 // .river/ nor artifacts/; an empty value for any flag; an --output-file or
 // --summary-file that exists and is not a regular file, lies in a scope or
-// is a single source (a summary file with other hard links too); --explain
+// is a single source (a summary file with other hard links too); a
+// --plan-out like it, or with --force or --apply; an --apply plan that is
+// unreadable, changed, of another format version or for another root, or
+// beside --scope, a policy flag, --keep-within, --now or --timestamp;
+// --explain
 // or --emit-inventory with flags that would write; an unknown flag or an
 // argument (the message names the fix for -n, -f, "7d", "tmp:7", a glob
 // the shell expanded, and "river-gc gc"). A per-scope value for a scope

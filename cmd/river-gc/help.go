@@ -25,6 +25,8 @@ var helpEnglish = map[string]string{
 	"h_max_size_mb":    "Keep at most N MB per scope, dropping the oldest (default 500; 1 MB = 1 MiB = 1048576 bytes); SCOPE=N for one scope (repeatable).",
 	"h_now":            "Pin the reference time (default: the system clock, which breaks determinism).",
 	"h_output_file":    "Write the --json result to PATH atomically instead of stdout.",
+	"h_plan_out":       "Dry-run that also writes the plan to FILE: what it would remove, each item with its identity (review it, then apply it with --force --apply FILE).",
+	"h_apply":          "Delete at most the items of the plan FILE (written by --plan-out), each only while it is still what was planned; scopes, policy and --now come from the plan.",
 	"h_quiet":          "Suppress the human-readable summary (errors still go to stderr).",
 	"h_retention_days": "Remove entries older than N days (default 90; by artifact metadata timestamp, mtime fallback); SCOPE=N for one scope (repeatable).",
 	"h_root":           "Repository root that all scopes are relative to: a directory, or s3://BUCKET/PREFIX for a prefix of an S3-compatible bucket (default: the nearest directory upward holding .river/ or artifacts/).",
@@ -50,6 +52,8 @@ var helpJapanese = map[string]string{
 	"h_max_size_mb":    "スコープごとに最大 N MB を残し、古いものから削除します (既定 500。1 MB = 1 MiB = 1048576 バイト)。SCOPE=N で 1 つのスコープだけ (繰り返し可)。",
 	"h_now":            "基準時刻を固定します (既定: システムの時計。決定性が失われます)。",
 	"h_output_file":    "--json の結果を標準出力ではなく PATH に不可分に書きます。",
+	"h_plan_out":       "計画を FILE にも書く dry-run です: 削除するものを各項目の同一性とともに書きます (レビューしてから --force --apply FILE で適用します)。",
+	"h_apply":          "計画 FILE (--plan-out が書いたもの) の項目だけを、計画したときのままである場合に限って削除します。スコープ、ポリシー、--now は計画のものを使います。",
 	"h_quiet":          "人が読む要約を出しません (エラーは標準エラー出力に出ます)。",
 	"h_retention_days": "N 日より古いエントリを削除します (既定 90。成果物のメタデータのタイムスタンプ、なければ mtime)。SCOPE=N で 1 つのスコープだけ (繰り返し可)。",
 	"h_root":           "すべてのスコープの基準となるリポジトリのルート。ディレクトリ、または S3 互換バケットのプレフィックス s3://BUCKET/PREFIX (既定: 上位で最も近い .river/ か artifacts/ を持つディレクトリ)。",
@@ -75,6 +79,8 @@ const descriptionJapanese = `River Review の成果物を決定的にガベー�
 const examplesJapanese = `  river-gc                                        # dry-run: 削除されるものを一覧します
   river-gc --force                                # 削除します
   river-gc --force --json --output-file ./artifacts/gc-result.json
+  river-gc --plan-out plan.json                   # plan.json をレビューしてから
+  river-gc --force --apply plan.json              # そこにあるものだけを削除します
   river-gc --scope memory --scope evals --retention-days 30
   river-gc --scope all --scope runs --scope memory-entries --scope eval-ledger
   river-gc --force --retention-days 90 --retention-days tmp=7

@@ -46,6 +46,8 @@ type cli struct {
 	Force         bool     `help:"${h_force}"`
 	JSON          bool     `name:"json" help:"${h_j_s_o_n}"`
 	OutputFile    string   `name:"output-file" placeholder:"PATH" help:"${h_output_file}"`
+	PlanOut       string   `name:"plan-out" placeholder:"FILE" help:"${h_plan_out}"`
+	Apply         string   `name:"apply" placeholder:"FILE" help:"${h_apply}"`
 	JSONFormat    string   `name:"json-format" enum:"gc,findings,artifact" default:"gc" help:"${h_j_s_o_n_format}"`
 	Quiet         bool     `help:"${h_quiet}"`
 	Debug         bool     `help:"${h_debug}"`
@@ -127,6 +129,8 @@ empty, or another --force run holds the lock), 2 config error.`
 const examples = `  river-gc                                        # dry-run: list what would go
   river-gc --force                                # delete
   river-gc --force --json --output-file ./artifacts/gc-result.json
+  river-gc --plan-out plan.json                   # review plan.json, then
+  river-gc --force --apply plan.json              # delete exactly what it lists
   river-gc --scope memory --scope evals --retention-days 30
   river-gc --scope all --scope runs --scope memory-entries --scope eval-ledger
   river-gc --force --retention-days 90 --retention-days tmp=7
@@ -237,7 +241,11 @@ func (c *cli) record(out gc.Outcome, cfg gc.Config, stdout, stderr io.Writer) (b
 	if !c.Quiet {
 		c.reach = reachable(cfg)
 	}
+	perr := c.writePlan(out, cfg, stderr)
 	err := c.write(out, nil, cfg, stdout, stderr)
+	if perr != nil {
+		err = errors.Join(err, perr)
+	}
 	return !errors.Is(err, errNoRecord), err
 }
 

@@ -24,6 +24,7 @@ func causeWords(err error, lang render.Lang) string {
 		out   *outfile.Error
 		same  *outfile.SameFileError
 		index *indexError
+		pf    *planFileError
 	)
 	switch {
 	case err == nil:
@@ -40,6 +41,8 @@ func causeWords(err error, lang render.Lang) string {
 			name += " " + out.Path
 		}
 		return name + ": " + outfileCause(out.Err, lang)
+	case errors.As(err, &pf):
+		return pf.words(lang)
 	case errors.As(err, &index):
 		return render.Message(lang, "gc-cfg-index", index.err.Error())
 	case errors.Is(err, errNoRecord):

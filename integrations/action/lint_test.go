@@ -94,7 +94,7 @@ func TestActionLints(t *testing.T) {
 
 // TestActionInputsAreAllUsed: every input action.yml declares is used by
 // a step, every input a step uses is declared, and every INPUT_ variable
-// a step sets is read by run.sh: no input is silently ignored.
+// a step sets is read by run.sh (or plan.sh, which it sources): no input is silently ignored.
 func TestActionInputsAreAllUsed(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join(pinned.Root(t), "action.yml"))
 	if err != nil {
@@ -134,9 +134,13 @@ func TestActionInputsAreAllUsed(t *testing.T) {
 			t.Errorf("a step uses inputs.%s, which is not declared", name)
 		}
 	}
-	run, err := os.ReadFile("run.sh")
-	if err != nil {
-		t.Fatal(err)
+	var run []byte
+	for _, script := range []string{"run.sh", "plan.sh"} { // run.sh sources plan.sh
+		b, err := os.ReadFile(script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run = append(run, b...)
 	}
 	for _, step := range action.Runs.Steps {
 		for name := range step.Env {

@@ -55,12 +55,19 @@ case "${INPUT_SUMMARY:-true}" in
   *) echo "::error title=river-gc::input summary must be true or false, not '${INPUT_SUMMARY}'" >&2; exit 2 ;;
 esac
 
+# Plan and apply (plan.sh): --plan-out or --force --apply.
+plan_file=""
+# shellcheck source=plan.sh
+. "$(dirname "${BASH_SOURCE[0]}")/plan.sh" || exit 2
+
 mkdir -p "$(dirname "$result")"
 "$bin" "${args[@]}"
 code=$?
+plan_summary
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
   {
     echo "result-file=$result"
+    [ -z "$plan_file" ] || echo "plan-file=$plan_file"
     echo "exit-code=$code"
   } >> "$GITHUB_OUTPUT"
 fi

@@ -43,7 +43,11 @@ var allowed = map[string][]string{
 	"internal/backend/local/sweep": {"internal/backend/local/ident", "internal/eintr", "internal/fserr"},
 	"internal/rivergc/gitindex":    {"internal/backend/local/ident", "internal/eintr", "internal/fserr"},
 	"internal/rivergc/gc": {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/backend/local/journal", "internal/rivergc/scan", "skill", "internal/backend/local/sweep", "internal/rivergc/entries", "internal/backend/local/rewrite", "internal/rfc3339",
-		"internal/backend", "internal/backend/local"}, // a bucket root runs through the backend seam (SPEC Part H); a directory root's descriptor calls are the local backend's (SPEC I1)
+		"internal/backend", "internal/backend/local", // a bucket root runs through the backend seam (SPEC Part H); a directory root's descriptor calls are the local backend's (SPEC I1)
+		"internal/rivergc/plan"}, // a run writes or applies a reviewed plan (SPEC Part J)
+	// A reviewed plan (SPEC Part J) is data and its encoding: strings
+	// escaped as every record escapes them, the policy's numbers as given.
+	"internal/rivergc/plan":          {"render", "internal/jsonnum", "internal/rfc3339", "skill"},
 	"internal/backend/local/ident":   {"internal/eintr"},
 	"internal/backend/local/journal": {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/outfile":       {"internal/backend/local/ident", "internal/rivergc/gc", "internal/backend/local/journal", "skill"},
@@ -63,7 +67,7 @@ var allowed = map[string][]string{
 	"internal/backend/s3":          {"internal/backend"},
 	"internal/backend/backendtest": {"internal/backend"},
 	"internal/backend/local":       {"internal/backend", "internal/eintr", "internal/fserr", "internal/backend/local/rewrite", "internal/backend/local/sweep"},
-	"cmd/river-gc": {"internal/backend", "internal/backend/s3", "internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/cliparse", "internal/progress", "internal/rfc3339",
+	"cmd/river-gc": {"internal/backend", "internal/backend/s3", "internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/rivergc/plan", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},
 
 	"internal/eintr":                {},

@@ -56,6 +56,9 @@ func MarkdownLimit(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang
 		}
 		b.WriteString(p.Sprintf("gc-debug-root", root) + "\n\n")
 	}
+	if a := o.Applied; a != nil { // an --apply run names its plan (SPEC J2)
+		b.WriteString(mdText(p.Sprintf("gc-plan-applying", a.Digest, strconv.Itoa(len(a.Items)))) + "\n\n")
+	}
 	b.WriteString(mdText(p.Sprintf("gc-header", string(o.Mode), r.Days.Literal, r.MaxEntries.Literal, r.MaxSizeMb.Literal,
 		time.Unix(now, 0).UTC().Format(time.RFC3339))) + "\n\n")
 	if lines := scopeRetention(p, o, r); lines != nil {

@@ -51,6 +51,14 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	}
 	j.key("mode")
 	j.str(string(o.Mode))
+	if p := o.Applied; p != nil { // an --apply run: the plan it applied (SPEC J2)
+		j.key("plan")
+		j.begin('{')
+		j.key("digest")
+		j.str(p.Digest)
+		j.int("items", int64(len(p.Items)))
+		j.end('}')
+	}
 	j.key("scopes")
 	j.begin('[')
 	for _, s := range o.Scopes {

@@ -183,6 +183,9 @@ func Summary(w io.Writer, o gc.Outcome, r skill.Retention, now int64, lang rende
 	if o.Run.Root != "" { // the folder the run judged, named first (SPEC B5)
 		b.WriteString(p.Sprintf("gc-debug-root", Display(o.Run.Root)) + "\n")
 	}
+	if a := o.Applied; a != nil { // an --apply run names its plan (SPEC J2)
+		b.WriteString(p.Sprintf("gc-plan-applying", a.Digest, strconv.Itoa(len(a.Items))) + "\n")
+	}
 	if t.files > 0 && o.Requests == nil { // objects have no allocated size (a bucket run counts requests)
 		b.WriteString(p.Sprintf("gc-total-allocated", HumanBytes(strconv.FormatUint(reclaimedAllocated(o, t), 10))) + "\n")
 	}

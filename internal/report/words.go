@@ -35,7 +35,7 @@ func ErrorText(e *fserr.Error, lang render.Lang) string {
 		}
 		return cause
 	case fserr.OpOpenRoot, fserr.OpOpenDir, fserr.OpReadDir, fserr.OpStat, fserr.OpReadMeta, fserr.OpJudge,
-		fserr.OpRestore, fserr.OpLock, fserr.OpJournal, fserr.OpReadStore, fserr.OpRewrite:
+		fserr.OpRestore, fserr.OpLock, fserr.OpJournal, fserr.OpReadStore, fserr.OpRewrite, fserr.OpPlan:
 		return render.Message(lang, "gc-err-op-"+string(e.Op), cause)
 	}
 	return string(e.Op) + ": " + cause
@@ -58,8 +58,14 @@ func causeText(err error, lang render.Lang) string {
 		size    *fserr.CopySizeError
 		unread  *fserr.UnreadableJournalError
 		errno   unix.Errno
+		pc      *fserr.PlanChangedError
+		pk      *fserr.PlanKeptError
 	)
 	switch {
+	case errors.As(err, &pc):
+		return render.Message(lang, "gc-err-plan-changed", strings.Join(pc.Fields, ", "))
+	case errors.As(err, &pk):
+		return render.Message(lang, "gc-err-plan-kept", planRule(pk.Rule, lang))
 	case errors.As(err, &unread):
 		if unread.SetAside == "" {
 			return render.Message(lang, "gc-err-journal-unreadable-kept", strconv.Itoa(unread.Lines))
@@ -201,6 +207,12 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnVersioned:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), n)
+	case gc.WarnPlanApplied:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), n)
+	case gc.WarnPlanGone:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), total, n, Display(w.Path))
+	case gc.WarnNotPlanned:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
 	}
 	return string(w.Kind)
 }
@@ -244,4 +256,13 @@ func Duration(secs int64, lang render.Lang) string {
 func heldOriginal(p string) string {
 	dir, name := path.Split(p)
 	return dir + strings.TrimPrefix(name, scan.LeftoverPrefix)
+}
+
+// planRule words the rule that keeps a planned item now (SPEC J2).
+func planRule(rule string, lang render.Lang) string {
+	switch gc.Verdict(rule) {
+	case gc.VerdictTracked, gc.VerdictExcluded, gc.VerdictGuarded, gc.VerdictLive, gc.VerdictNewestTwo, gc.VerdictUnreadableLine, gc.VerdictFresh:
+		return render.Message(lang, "gc-plan-rule-"+rule)
+	}
+	return render.Message(lang, "gc-plan-rule-policy", rule)
 }

@@ -43,6 +43,8 @@ func (t *dirTree) heldDirs(cfg Config, leftovers []string, ex *excludeUse) ([]he
 	return findHeld(cfg, t.fd(), leftovers, ex)
 }
 
+func (t *dirTree) tag(string) string { return "" }
+
 func (t *dirTree) inFlight() bool {
 	held, err := sweep.Held(t.fd())
 	return err == nil && held

@@ -235,7 +235,7 @@ func (fv fileVerdict) explain(now int64) Explanation {
 // Config.ListProtected, the protected files and their rule go to the
 // outcome (--verbose).
 func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, cfg Config) {
-	if !cfg.explain && !cfg.ListProtected {
+	if !cfg.explain && !cfg.ListProtected && cfg.Plan == nil {
 		return
 	}
 	removed := make(map[string]skill.Decision, len(res.Removed))
@@ -280,6 +280,9 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		}
 		if cfg.explain {
 			j.files[f.Path] = fv
+		}
+		if cfg.Plan != nil {
+			j.notePlanned(cfg, fv)
 		}
 		switch fv.verdict {
 		case VerdictTracked, VerdictFresh, VerdictLive, VerdictNewestTwo, VerdictUnreadableLine, VerdictGuarded, VerdictExcluded:

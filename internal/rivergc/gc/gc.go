@@ -24,6 +24,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -78,6 +79,15 @@ type Config struct {
 	// BeforeDelete, when set, is told in force mode, before the first
 	// deletion, the warnings about what is to go (Ahead; SPEC B9).
 	BeforeDelete func([]Warning)
+	// PlanOut makes a dry-run record its removals with their identities
+	// (Outcome.Plan, SPEC J1); Plan, when set, narrows the run's removals
+	// to the plan's items that are still what was planned (SPEC J2).
+	PlanOut bool
+	Plan    *plan.Plan
+	// restored are the private names a killed run left that this run put
+	// back: renamed by river gc itself, their ctime is not the planned
+	// one (narrowToPlan).
+	restored []string
 }
 
 // Run executes river gc. In force mode it holds the root's lock for the
@@ -109,6 +119,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		// A killed run left files under private names: put them back
 		// (never over another file), then judge the tree as it now is.
 		restored = s.restore(j.leftovers)
+		cfg.restored = restored.Restored
 		closeRunDirs(j.runDirs)
 		if j, err = judge(cfg); err != nil {
 			closeRunDirs(j.runDirs)
@@ -237,6 +248,7 @@ type judgement struct {
 	holds     []string               // directories --force may hold whole (holds.go)
 	held      []heldDir              // directories killed runs held whole (heldback.go)
 	heldUsed  []string               // --exclude patterns only those matched
+	planKept  map[string]fileVerdict // planned paths the run keeps, with why (plan.go)
 }
 
 // fileVerdict is what happened to one scanned file.
@@ -303,7 +315,7 @@ func judge(cfg Config) (judgement, error) {
 			}
 			i++
 			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
-			if cfg.Mode == Force && store == nil && scope.Store() == "" {
+			if (cfg.Mode == Force || cfg.PlanOut || cfg.Plan != nil) && store == nil && scope.Store() == "" {
 				j.targets = append(j.targets, sweep.Target{Path: f.Path, Dev: f.Dev, Ino: f.Ino, Size: f.Size, MtimeNs: f.MtimeNs, CtimeNs: f.CtimeNs})
 			}
 		}
@@ -337,6 +349,7 @@ func judge(cfg Config) (judgement, error) {
 	}
 	j.held, j.heldUsed = cfg.Root.tree.heldDirs(cfg, j.leftovers, excludes)
 	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
+	j.planStep(cfg)
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
 		// Private names under a held lock belong to a live --force run:
 		// files in flight, not leftovers of an interrupted one (SPEC B4).
@@ -371,7 +384,8 @@ func WarningKinds() []WarningKind {
 	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
-		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnHeldDir, WarnNoGitIndex, WarnVersioned}
+		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnHeldDir, WarnNoGitIndex, WarnVersioned,
+		WarnPlanApplied, WarnPlanGone, WarnNotPlanned}
 }
 
 // Inventories returns the skill input document of every scope that has at

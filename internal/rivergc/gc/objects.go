@@ -57,6 +57,9 @@ func (t *objectTree) emptiedRunDirs([]scan.File, []skill.Decision, bool) []runDi
 // heldDirs finds none: a bucket holds nothing under private names.
 func (t *objectTree) heldDirs(Config, []string, *excludeUse) ([]heldDir, []string) { return nil, nil }
 
+// tag is the ETag the object at key was judged by.
+func (t *objectTree) tag(key string) string { return t.tags[key] }
+
 // inFlight is false: a bucket holds nothing under private names, so
 // nothing can be in flight.
 func (t *objectTree) inFlight() bool { return false }

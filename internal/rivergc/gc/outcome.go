@@ -6,6 +6,7 @@ import (
 	"iter"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -258,6 +259,11 @@ type Outcome struct {
 	Run RunInfo
 	// KeepWithin is the run's --keep-within in seconds (0: none).
 	KeepWithin int64
+	// Plan is, with Config.PlanOut, the plan of this dry-run (SPEC J1);
+	// the command fills in its root and tool version and writes it.
+	Plan *plan.Plan
+	// Applied is, with Config.Plan, the plan this run applied.
+	Applied *plan.Plan
 }
 
 // RunInfo names a run for its record: the root (absolute), the

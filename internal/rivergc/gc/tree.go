@@ -36,6 +36,9 @@ type tree interface {
 	// heldDirs lists the directories killed runs held whole (findHeld);
 	// none where nothing is held under a private name (a bucket).
 	heldDirs(cfg Config, leftovers []string, ex *excludeUse) (held []heldDir, used []string)
+	// tag is the identity tag an object was judged by (a bucket's ETag);
+	// "" where the scan's own identity is the whole of it (a directory).
+	tag(key string) string
 	// inFlight reports whether a live --force run holds the root's lock
 	// (a dry-run's leftovers are then files in flight).
 	inFlight() bool
