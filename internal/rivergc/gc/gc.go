@@ -350,16 +350,21 @@ func judge(cfg Config) (judgement, error) {
 	j.held, j.heldUsed = cfg.Root.tree.heldDirs(cfg, j.leftovers, excludes)
 	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
 	j.planStep(cfg)
+	j.warnLeftovers(cfg)
+	return j, nil
+}
+
+// warnLeftovers names, in a dry-run, the files under private names.
+// Private names under a held lock belong to a live --force run: files in
+// flight, not leftovers of an interrupted one (SPEC B4).
+func (j *judgement) warnLeftovers(cfg Config) {
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
-		// Private names under a held lock belong to a live --force run:
-		// files in flight, not leftovers of an interrupted one (SPEC B4).
 		kind := WarnLeftover
 		if cfg.Root.tree.inFlight() {
 			kind = WarnInFlight
 		}
 		j.out.Warnings = append(j.out.Warnings, Warning{Kind: kind, Path: slices.Min(j.leftovers), N: n})
 	}
-	return j, nil
 }
 
 // sort puts warnings[] and errors[] in their documented orders (each
