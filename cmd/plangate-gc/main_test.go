@@ -3,10 +3,12 @@ package main
 import (
 	"testing"
 
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
+	testbin.NoRaceExitSleep()
 	testscript.Main(m, map[string]func(){
 		"plangate-gc": func() { exit(main1()) },
 	})

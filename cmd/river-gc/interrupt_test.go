@@ -4,48 +4,23 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
 
-// buildBinary builds river-gc once for tests that must signal a real
-// process.
+// buildBinary returns river-gc built for tests that must signal a real
+// process: one build shared by every test process (internal/testbin).
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not available to build river-gc")
-	}
-	built.once.Do(func() {
-		dir, err := os.MkdirTemp("", "river-gc-bin-")
-		if err != nil {
-			built.err = err
-			return
-		}
-		built.path = filepath.Join(dir, "river-gc")
-		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.path
-}
-
-// built is the river-gc binary the tests share: built once per test
-// process (each test runs it on trees of its own), removed by TestMain.
-var built struct {
-	once sync.Once
-	path string
-	err  error
+	return testbin.Build(t, testbin.RiverGC)
 }
 
 // TestStopSignalsDuringForceThenRerun (SPEC B2, B4): SIGINT, SIGTERM,

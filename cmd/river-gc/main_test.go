@@ -5,7 +5,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/asnobody"
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
@@ -26,7 +26,8 @@ import (
 const nobody = 65534
 
 func TestMain(m *testing.M) {
-	testscript.Main(cleanup{m}, map[string]func(){
+	testbin.NoRaceExitSleep()
+	testscript.Main(m, map[string]func(){
 		// durationMs pinned to 0, so that the record compares with
 		// goldens (the one field that varies between identical runs).
 		// Progress lines off a terminal come every 10 s of wall time;
@@ -41,17 +42,6 @@ func TestMain(m *testing.M) {
 			exit(main1())
 		},
 	})
-}
-
-// cleanup runs the tests, then removes the shared river-gc binary.
-type cleanup struct{ m *testing.M }
-
-func (c cleanup) Run() int {
-	code := c.m.Run()
-	if built.path != "" {
-		os.RemoveAll(filepath.Dir(built.path))
-	}
-	return code
 }
 
 // TestScripts runs river gc end to end (testdata/script/*.txtar) against
@@ -221,19 +211,12 @@ func worldTempDir(t *testing.T, pattern string) string {
 	return dir
 }
 
-// buildPlangateGC builds the real skill binary, so that the pipe scripts
-// run `river-gc --emit-inventory | plangate-gc` with both real commands.
+// buildPlangateGC puts the real skill binary in dir, so that the pipe
+// scripts run `river-gc --emit-inventory | plangate-gc` with both real
+// commands.
 func buildPlangateGC(t *testing.T, dir string) {
 	t.Helper()
-	if err := modfiles.Record(); err != nil {
+	if err := testbin.Copy(testbin.Build(t, testbin.PlangateGC), filepath.Join(dir, "plangate-gc")); err != nil {
 		t.Fatal(err)
-	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to build plangate-gc: %v", err)
-	}
-	cmd := exec.Command(gobin, "build", "-o", filepath.Join(dir, "plangate-gc"), "github.com/plangate-gc/plangate-gc/cmd/plangate-gc")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building plangate-gc: %v\n%s", err, out)
 	}
 }

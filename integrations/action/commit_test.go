@@ -230,6 +230,11 @@ func TestActionAtACommit(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not found: the action builds river-gc with it")
 	}
+	// install.sh compiles river-gc as the release does (-trimpath, no
+	// cgo). The release build of internal/testbin first, under its lock,
+	// leaves those packages in Go's build cache: the action's build is
+	// then a link, and no other test package compiles them meanwhile.
+	releaseBinary(t)
 	for _, ref := range []string{"0123456789abcdef0123456789abcdef01234567", "main"} {
 		t.Run(ref, func(t *testing.T) {
 			if ref == "main" {

@@ -8,71 +8,29 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/plangate-gc/plangate-gc/internal/pinned"
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
 
 const tag = "v0.0.1"
-
-// build is river-gc built once for every test of the package.
-var build struct {
-	once sync.Once
-	dir  string
-	exe  []byte
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if build.dir != "" {
-		os.RemoveAll(build.dir)
-	}
-	os.Exit(code)
-}
 
 // release builds a local release of tag: river-gc built for this machine
 // (with the release's -X version) in the archives a release has, and
 // their SHA256SUMS, laid out as <root>/<tag>/<file>. It returns root.
 func release(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found: put Go on PATH to run it")
-	}
-	if err := modfiles.Record(); err != nil {
+	exe, err := os.ReadFile(releaseBinary(t))
+	if err != nil {
 		t.Fatal(err)
 	}
-	build.once.Do(func() {
-		dir, err := os.MkdirTemp("", "river-gc-action-")
-		if err != nil {
-			build.err = err
-			return
-		}
-		build.dir = dir
-		bin := filepath.Join(dir, "river-gc")
-		cmd := exec.Command("go", "build", "-trimpath", "-o", bin,
-			"-ldflags", "-X github.com/plangate-gc/plangate-gc/internal/version.Version="+tag, "./cmd/river-gc")
-		cmd.Dir = pinned.Root(t)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			build.err = fmt.Errorf("go build: %v\n%s", err, out)
-			return
-		}
-		build.exe, build.err = os.ReadFile(bin)
-	})
-	if build.err != nil {
-		t.Fatal(build.err)
-	}
-	exe := build.exe
 	root := t.TempDir()
 	dir := filepath.Join(root, tag)
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -92,6 +50,17 @@ func release(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// releaseBinary is river-gc built as the release builds it (-trimpath, no
+// cgo), with tag's version, once for every test (internal/testbin).
+func releaseBinary(t *testing.T) string {
+	t.Helper()
+	return testbin.Build(t, testbin.Spec{
+		Package: "./cmd/river-gc",
+		Flags:   []string{"-trimpath", "-ldflags=-X github.com/plangate-gc/plangate-gc/internal/version.Version=" + tag},
+		Env:     []string{"CGO_ENABLED=0"},
+	})
 }
 
 // tarGz makes a release archive: the files in a top directory top/, as

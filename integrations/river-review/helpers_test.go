@@ -3,9 +3,7 @@ package riverreview
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/plangate-gc/plangate-gc/internal/pipeline"
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 	"github.com/plangate-gc/plangate-gc/internal/upstream"
 	"github.com/plangate-gc/plangate-gc/render"
 )
@@ -128,16 +127,9 @@ func ourSkillDir(t *testing.T) (dir, rel string) {
 	return dir, rel
 }
 
-// buildRiverGC builds river-gc from this module into a temporary directory.
+// buildRiverGC returns river-gc built from this module, one build shared
+// by every test (internal/testbin).
 func buildRiverGC(t *testing.T) string {
 	t.Helper()
-	if err := modfiles.Record(); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "river-gc")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/plangate-gc/plangate-gc/cmd/river-gc")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build river-gc: %v\n%s", err, out)
-	}
-	return bin
+	return testbin.Build(t, testbin.RiverGC)
 }

@@ -86,8 +86,9 @@ var allowed = map[string][]string{
 	"internal/asnobody":             {},
 	"internal/contracts":            {},
 	"internal/upstream":             {"internal/contracts"},
-	"internal/npmtest":              {"internal/longtest", "internal/modfiles"},
+	"internal/npmtest":              {"internal/longtest", "internal/testbin"},
 	"internal/modfiles":             {},
+	"internal/testbin":              {"internal/modfiles"}, // the one shared build of the commands tests run
 	"internal/longtest":             {},
 	"internal/s3test":               {"internal/longtest"},
 	"internal/backend/s3/faulttest": {},

@@ -17,7 +17,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +27,7 @@ import (
 	"testing"
 
 	"github.com/plangate-gc/plangate-gc/internal/longtest"
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
 
 // Version is the version of the test release (the tag is "v" + Version).
@@ -59,21 +59,23 @@ var (
 	once    sync.Once
 	built   *Release
 	tmpRoot string
-	skipMsg string
 	failMsg string
 )
 
-// Build returns the test release, built once per process. Call Cleanup
-// from TestMain to remove it.
+// Build returns the test release, made once per process from river-gc
+// built once for all (internal/testbin). Call Cleanup from TestMain to
+// remove it.
 func Build(t testing.TB) *Release {
 	t.Helper()
-	if err := modfiles.Record(); err != nil {
-		t.Fatal(err)
+	if msg := unsupported(); msg != "" {
+		t.Skip(msg)
 	}
-	once.Do(func() { built, skipMsg, failMsg = build() })
-	if skipMsg != "" {
-		t.Skip(skipMsg)
+	host := testbin.Build(t, ReleaseSpec(runtime.GOARCH))
+	bins := map[string]string{runtime.GOARCH: host, other(runtime.GOARCH): host}
+	if longtest.Enabled() {
+		bins[other(runtime.GOARCH)] = testbin.Build(t, ReleaseSpec(other(runtime.GOARCH)))
 	}
+	once.Do(func() { built, failMsg = build(bins) })
 	if failMsg != "" {
 		t.Fatal(failMsg)
 	}
@@ -102,30 +104,35 @@ func HostCPU() string {
 	return ""
 }
 
-func build() (rel *Release, skip, fail string) {
+// unsupported says why this host cannot run the npm package tests, or "".
+func unsupported() string {
 	for _, tool := range []string{"go", "node", "npm", "tar", "sha256sum"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return nil, tool + " not found: the npm package tests are skipped (they need go, node, npm, tar and sha256sum on PATH)", ""
+			return tool + " not found: the npm package tests are skipped (they need go, node, npm, tar and sha256sum on PATH)"
 		}
 	}
 	if HostCPU() == "" {
-		return nil, "river-gc's npm packages are for Linux x64 and arm64 only; this is " + runtime.GOOS + "/" + runtime.GOARCH, ""
+		return "river-gc's npm packages are for Linux x64 and arm64 only; this is " + runtime.GOOS + "/" + runtime.GOARCH
 	}
+	return ""
+}
+
+// build lays out the release from the built binaries, by GOARCH.
+func build(bins map[string]string) (rel *Release, fail string) {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
-		return nil, "", fmt.Sprintf("go env GOMOD: %v", err)
+		return nil, fmt.Sprintf("go env GOMOD: %v", err)
 	}
 	root := filepath.Dir(strings.TrimSpace(string(out)))
 	tmpRoot, err = os.MkdirTemp("", "npmtest-")
 	if err != nil {
-		return nil, "", err.Error()
+		return nil, err.Error()
 	}
 	rel = &Release{Root: root, Dist: filepath.Join(tmpRoot, "dist"), Packages: filepath.Join(tmpRoot, "npm")}
 	if err := os.MkdirAll(rel.Dist, 0o755); err != nil {
-		return nil, "", err.Error()
+		return nil, err.Error()
 	}
-	// The host's archive first (the other may carry its binary); SHA256SUMS
-	// lists them by name, as GoReleaser's does.
+	// SHA256SUMS lists the archives by name, as GoReleaser's does.
 	sums := map[string]string{}
 	for _, goarch := range []string{runtime.GOARCH, other(runtime.GOARCH)} {
 		name := "river-gc_" + Version + "_linux_" + goarch + ".tar.gz"
@@ -133,35 +140,31 @@ func build() (rel *Release, skip, fail string) {
 		top := strings.TrimSuffix(name, ".tar.gz")
 		bin := filepath.Join(dir, top, "river-gc")
 		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-			return nil, "", err.Error()
+			return nil, err.Error()
 		}
-		if goarch != runtime.GOARCH && !longtest.Enabled() {
-			if err := os.Link(rel.Binary, bin); err != nil {
-				return nil, "", err.Error()
-			}
-		} else if out, err := goBuild(root, goarch, bin); err != nil {
-			return nil, "", fmt.Sprintf("go build river-gc for %s: %v\n%s", goarch, err, out)
+		if err := testbin.Copy(bins[goarch], bin); err != nil {
+			return nil, err.Error()
 		}
 		if goarch == runtime.GOARCH {
 			rel.Binary = bin
 		}
 		archive := filepath.Join(rel.Dist, name)
 		if out, err := exec.Command("tar", "-czf", archive, "-C", dir, top+"/river-gc").CombinedOutput(); err != nil {
-			return nil, "", fmt.Sprintf("tar %s: %v\n%s", name, err, out)
+			return nil, fmt.Sprintf("tar %s: %v\n%s", name, err, out)
 		}
 		sum, err := FileSHA256(archive)
 		if err != nil {
-			return nil, "", err.Error()
+			return nil, err.Error()
 		}
 		sums[goarch] = fmt.Sprintf("%s  %s\n", sum, name)
 	}
 	if err := os.WriteFile(filepath.Join(rel.Dist, "SHA256SUMS"), []byte(sums["amd64"]+sums["arm64"]), 0o644); err != nil {
-		return nil, "", err.Error()
+		return nil, err.Error()
 	}
 	if out, err := BuildPackages(rel.Root, rel.Dist, rel.Packages, nil); err != nil {
-		return nil, "", fmt.Sprintf("build.sh: %v\n%s", err, out)
+		return nil, fmt.Sprintf("build.sh: %v\n%s", err, out)
 	}
-	return rel, "", ""
+	return rel, ""
 }
 
 // other is the architecture of the release's other Linux archive.
@@ -172,14 +175,14 @@ func other(goarch string) string {
 	return "amd64"
 }
 
-// goBuild builds river-gc for linux/goarch as the release does.
-func goBuild(root, goarch, bin string) ([]byte, error) {
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags",
-		"-s -w -buildid= -X github.com/plangate-gc/plangate-gc/internal/version.Version=v"+Version,
-		"-o", bin, "./cmd/river-gc")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+goarch, "CGO_ENABLED=0")
-	return cmd.CombinedOutput()
+// ReleaseSpec is river-gc for linux/goarch built as the release builds
+// it, with the test release's version.
+func ReleaseSpec(goarch string) testbin.Spec {
+	return testbin.Spec{
+		Package: "./cmd/river-gc",
+		Flags:   []string{"-trimpath", "-ldflags=-s -w -buildid= -X github.com/plangate-gc/plangate-gc/internal/version.Version=v" + Version},
+		Env:     []string{"GOOS=linux", "GOARCH=" + goarch, "CGO_ENABLED=0"},
+	}
 }
 
 // BuildPackages runs integrations/npm/build.sh dist out with extra

@@ -48,9 +48,13 @@ func TestTaggedCheckoutReportsTheTag(t *testing.T) {
 	version := func(name string) string {
 		t.Helper()
 		bin := filepath.Join(t.TempDir(), name)
-		build := exec.Command("go", "build", "-o", bin, "./cmd/"+name)
+		// -trimpath and no cgo, as the release builds: the compiled
+		// packages do not depend on the clone's path, so they come from
+		// Go's build cache (other tests build the same), and the VCS
+		// stamp this test reads is the same.
+		build := exec.Command("go", "build", "-trimpath", "-o", bin, "./cmd/"+name)
 		build.Dir = dir
-		build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=true", "GOWORK=off")
+		build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=true", "GOWORK=off", "CGO_ENABLED=0")
 		if out, err := build.CombinedOutput(); err != nil {
 			t.Fatalf("go build %s: %v\n%s", name, err, out)
 		}

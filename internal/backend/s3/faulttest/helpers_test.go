@@ -7,63 +7,32 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
 
 // -update is accepted so that `go test ./... -update` runs every package;
 // this one has no goldens.
 var _ = flag.Bool("update", false, "accepted; this package has no goldens")
 
-var (
-	binDir    string // where the binary under test is built
-	riverGC   string
-	buildErr  error
-	buildOnce sync.Once
-)
+func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
 
-func TestMain(m *testing.M) { os.Exit(run(m)) }
-
-func run(m *testing.M) int {
-	var err error
-	if binDir, err = os.MkdirTemp("", "faulttest"); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(binDir)
-	return s3test.Main(m)
-}
-
-// binary builds river-gc once (only when a test gets as far as an
-// engine, so skipped runs build nothing).
+// binary returns river-gc, one build shared by every test process
+// (internal/testbin; only when a test gets as far as an engine, so
+// skipped runs build nothing).
 func binary(t *testing.T) string {
 	t.Helper()
-	if err := modfiles.Record(); err != nil {
-		t.Fatal(err)
-	}
-	buildOnce.Do(func() {
-		riverGC = filepath.Join(binDir, "river-gc")
-		out, err := exec.Command("go", "build", "-o", riverGC, "github.com/plangate-gc/plangate-gc/cmd/river-gc").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("building river-gc: %w\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return riverGC
+	return testbin.Build(t, testbin.RiverGC)
 }
 
 // prefix is the repository's root inside each test's bucket.
