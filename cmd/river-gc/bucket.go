@@ -53,7 +53,7 @@ func openAnyRoot(dir string, explicit, force bool) (*gc.Root, error) {
 	}
 	if force {
 		var ce *backend.ConditionError
-		if err := gc.ProveConditions(ctx, root); errors.As(err, &ce) {
+		if err := gc.ProveConditions(ctx, b); errors.As(err, &ce) {
 			return nil, configErr("gc-cfg-bucket-condition", q(root.Path), ce.What)
 		} else if err != nil {
 			return nil, bucketErr(root.Path, err)
@@ -106,13 +106,21 @@ func holdsData(ctx context.Context, b *bucket.Bucket) (bool, error) {
 	return false, nil
 }
 
+// hasGitIndex reports whether the root can have a git index: a
+// directory can, a bucket cannot.
+func hasGitIndex(root *gc.Root) bool {
+	_, ok := root.Descriptor()
+	return ok
+}
+
 // trackedOf is the git index's tracked files of a directory root; a
 // bucket has no git index (the run's summary says so, SPEC H2).
 func trackedOf(root *gc.Root) (interface{ Contains(string) bool }, error) {
-	if root.Objects != nil {
+	fd, ok := root.Descriptor()
+	if !ok {
 		return nil, nil
 	}
-	t, err := gitindex.Tracked(root.FD)
+	t, err := gitindex.Tracked(fd)
 	if err != nil || t == nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 )
 
 // chtime PATH... RFC3339 sets the access and modification times of each

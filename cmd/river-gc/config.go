@@ -130,7 +130,7 @@ func (c *cli) config(set map[string]bool) (gc.Config, error) {
 	// Tracked files are protected like hard guards (SPEC B2). An index
 	// that cannot be read protects nothing we could trust, so the run
 	// stops before anything is judged rather than risk a tracked file.
-	if v := gitEnvOverride(os.Getenv); v != "" && root.Objects == nil {
+	if v := gitEnvOverride(os.Getenv); v != "" && hasGitIndex(root) {
 		root.Close()
 		return cfg, configErr("gc-cfg-git-env", v, v)
 	}

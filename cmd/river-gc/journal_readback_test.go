@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 )
 
 // runGC runs river-gc with args and returns its stdout and exit code.

@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/rewrite"
 )
 
 // tempRecord is the part of a JSON record the rewrite kill tests read.

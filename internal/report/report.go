@@ -81,6 +81,49 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 	j.lit(reclaimed(o, t).String())
 	j.int("allocatedBytes", int64(reclaimedAllocated(o, t)))
 	j.end('}')
+	removedArray(j, o)
+	keptSummary(j, o)
+	evidenceArray(j, o)
+	if len(o.RunDirs) > 0 { // SPEC B7: written only when there are some
+		j.strings("removedDirs", o.RunDirs)
+	}
+	if len(o.RunDirsStay) > 0 {
+		j.strings("emptiedDirsStay", o.RunDirsStay)
+	}
+	protectedFiles(j, o)
+	warningsArray(j, o)
+	errorsArray(j, o)
+	if in := o.Interrupted; in != nil {
+		j.key("interrupted")
+		j.begin('{')
+		j.strings("journals", in.Journals)
+		j.strings("removed", in.Removed)
+		if len(in.Rewritten) > 0 {
+			j.strings("rewritten", in.Rewritten)
+		}
+		if len(in.Temps) > 0 {
+			j.strings("temps", in.Temps)
+		}
+		j.key("finished")
+		j.lit(strconv.FormatBool(in.Finished))
+		j.end('}')
+	}
+	if o.Requests != nil { // a bucket run: its requests by kind (SPEC H6)
+		j.key("requests")
+		j.begin('{')
+		for _, k := range slices.Sorted(maps.Keys(o.Requests)) {
+			j.key(k)
+			j.lit(strconv.Itoa(o.Requests[k]))
+		}
+		j.end('}')
+	}
+	j.end('}')
+	j.b = append(j.b, '\n')
+	return j.flush()
+}
+
+// removedArray writes removed[]: each removal's path, size, reason and, for an entry, what it stands for.
+func removedArray(j *layout, o gc.Outcome) {
 	j.key("removed")
 	j.begin('[')
 	for rm := range o.Removed() {
@@ -111,6 +154,10 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.spill()
 	}
 	j.end(']')
+}
+
+// keptSummary writes keptSummary: per scope what stays, what protected it and where its timestamps came from.
+func keptSummary(j *layout, o gc.Outcome) {
 	j.key("keptSummary")
 	j.begin('{')
 	for _, s := range o.Scopes {
@@ -148,6 +195,10 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.end('}')
 	}
 	j.end('}')
+}
+
+// evidenceArray writes evidence[], parallel to removed[]: what decided each removal.
+func evidenceArray(j *layout, o gc.Outcome) {
 	j.key("evidence")
 	j.begin('[')
 	for rm := range o.Evidence() {
@@ -172,26 +223,29 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.spill()
 	}
 	j.end(']')
-	if len(o.RunDirs) > 0 { // SPEC B7: written only when there are some
-		j.strings("removedDirs", o.RunDirs)
+}
+
+// protectedFiles writes protectedFiles[] (--verbose only, SPEC B7, so other results keep their bytes).
+func protectedFiles(j *layout, o gc.Outcome) {
+	if o.ProtectedFiles == nil {
+		return
 	}
-	if len(o.RunDirsStay) > 0 {
-		j.strings("emptiedDirsStay", o.RunDirsStay)
+	j.key("protectedFiles")
+	j.begin('[')
+	for _, pf := range o.ProtectedFiles {
+		j.item()
+		j.begin('{')
+		j.pathScope(pf.Path, pf.Scope)
+		j.key("rule")
+		j.str(string(pf.Rule))
+		j.end('}')
+		j.spill()
 	}
-	if o.ProtectedFiles != nil { // --verbose only (SPEC B7), so other results keep their bytes
-		j.key("protectedFiles")
-		j.begin('[')
-		for _, pf := range o.ProtectedFiles {
-			j.item()
-			j.begin('{')
-			j.pathScope(pf.Path, pf.Scope)
-			j.key("rule")
-			j.str(string(pf.Rule))
-			j.end('}')
-			j.spill()
-		}
-		j.end(']')
-	}
+	j.end(']')
+}
+
+// warningsArray writes warnings[], each worded in English (stable).
+func warningsArray(j *layout, o gc.Outcome) {
 	j.key("warnings")
 	j.begin('[')
 	for _, wa := range o.Warnings {
@@ -212,6 +266,10 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.end('}')
 	}
 	j.end(']')
+}
+
+// errorsArray writes errors[], each worded in English (stable).
+func errorsArray(j *layout, o gc.Outcome) {
 	j.key("errors")
 	j.begin('[')
 	for _, e := range o.Errors {
@@ -225,33 +283,6 @@ func GCJSON(w io.Writer, o gc.Outcome, r skill.Retention) error {
 		j.spill()
 	}
 	j.end(']')
-	if in := o.Interrupted; in != nil {
-		j.key("interrupted")
-		j.begin('{')
-		j.strings("journals", in.Journals)
-		j.strings("removed", in.Removed)
-		if len(in.Rewritten) > 0 {
-			j.strings("rewritten", in.Rewritten)
-		}
-		if len(in.Temps) > 0 {
-			j.strings("temps", in.Temps)
-		}
-		j.key("finished")
-		j.lit(strconv.FormatBool(in.Finished))
-		j.end('}')
-	}
-	if o.Requests != nil { // a bucket run: its requests by kind (SPEC H6)
-		j.key("requests")
-		j.begin('{')
-		for _, k := range slices.Sorted(maps.Keys(o.Requests)) {
-			j.key(k)
-			j.lit(strconv.Itoa(o.Requests[k]))
-		}
-		j.end('}')
-	}
-	j.end('}')
-	j.b = append(j.b, '\n')
-	return j.flush()
 }
 
 // Errors writes river gc's errors[] for stderr, one per line, in lang.

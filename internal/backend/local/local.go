@@ -1,16 +1,19 @@
 //go:build linux
 
-// Package local is the backend.Backend of a directory root: an adapter
-// over river gc's descriptor side (package rewrite reads and replaces a
-// file by identity, package sweep deletes one by identity), so that the
-// disk passes the same suite as a bucket (backendtest). A tag is the
-// file's statx identity (device, inode, size, mtime, ctime, and the mode
-// and owner a replacement keeps).
+// Package local is river gc's directory root: where a run's root is
+// opened and found (root.go), how a path is resolved beneath it by
+// identity, never by path strings (resolve.go, links.go), the run
+// directories it holds while it deletes (dirs.go), and Dir, the
+// backend.Backend of a directory, so that the disk passes the same suite
+// as a bucket (backendtest). Its subpackages are the descriptor protocol:
+// sweep (deletion by identity, held directories, the lock), rewrite (a
+// file read and replaced by identity), journal (the disk's intent
+// journal) and ident. A tag is the file's statx identity (device, inode,
+// size, mtime, ctime, and the mode and owner a replacement keeps).
 //
 // Every operation is relative to one root descriptor and follows no
-// symlink (O_NOFOLLOW at each component). The run itself still scans
-// with package scan (mount and nested-repository rules); List here walks
-// one prefix and skips symlinks and special files.
+// symlink (O_NOFOLLOW at each component). local decides nothing and words
+// nothing; it imports nothing of internal/rivergc.
 package local
 
 import (
@@ -26,10 +29,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/rewrite"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 )
 
 // Dir is a directory root as a backend.

@@ -5,8 +5,8 @@ package gc
 import (
 	"slices"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 )
 
 // apply narrows removed[] to what was actually deleted; a file that could

@@ -165,19 +165,3 @@ func TestLeftoversOfAKilledRun(t *testing.T) {
 		t.Errorf("force warnings %+v", out.Warnings)
 	}
 }
-
-// TestLatestTargetGuardedWithoutOpenat2: on a kernel without openat2 the
-// target of artifacts/evals/latest is still found and guarded.
-func TestLatestTargetGuardedWithoutOpenat2(t *testing.T) {
-	defer func(f func(int, string, *unix.OpenHow) (int, error)) { openat2 = f }(openat2)
-	openat2 = func(int, string, *unix.OpenHow) (int, error) { return -1, unix.ENOSYS }
-	root := t.TempDir()
-	testtree.Write(t, root, "artifacts/evals/run-1/result.json", "{}", old)
-	if err := os.Symlink(filepath.Join(root, "artifacts/evals/run-1"), filepath.Join(root, "artifacts/evals/latest")); err != nil {
-		t.Fatal(err)
-	}
-	guards, warnings := singleSources(config(t, root, true).Root, skill.Scopes())
-	if !slices.Contains(guards, "artifacts/evals/run-1") || len(warnings) != 0 {
-		t.Errorf("guards %q, warnings %+v", guards, warnings)
-	}
-}

@@ -3,15 +3,12 @@
 package gc
 
 import (
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"golang.org/x/sys/unix"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -31,14 +28,7 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 	}
 	out := make([]Explanation, 0, len(paths))
 	for _, p := range paths {
-		rel, ok := "", false
-		if cfg.Root.Objects != nil {
-			// A bucket root: a path is a key relative to the root (the
-			// root's s3:// form, or ./, in front are allowed).
-			rel, ok = path.Clean(strings.TrimPrefix(strings.TrimPrefix(p, cfg.Root.Path+"/"), "./")), true
-		} else {
-			rel, ok = cfg.Root.Relative(p)
-		}
+		rel, ok := cfg.Root.tree.relative(cfg.Root.Path, p)
 		if !ok {
 			rel = filepath.ToSlash(filepath.Clean(p))
 		}
@@ -64,8 +54,8 @@ func Explain(cfg Config, paths []string) ([]Explanation, error) {
 					}
 				}
 			}
-			if ex.Verdict == VerdictNotFound && cfg.Root.Objects == nil {
-				ex = j.examine(cfg, ex) // on disk: what the path is, never followed
+			if ex.Verdict == VerdictNotFound {
+				ex = j.examine(cfg, ex) // what the path is, never followed, where the root can say
 			}
 		}
 		hints(cfg, &ex)
@@ -142,6 +132,9 @@ func outsideRoot(root *Root, p string) bool {
 // path that does not exist is not found, or not in any scope.
 func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
 	rel := ex.Path
+	if _, _, known := cfg.Root.tree.kindAt("."); !known {
+		return ex // a bucket: nothing to examine beyond what was listed
+	}
 	for _, s := range skill.Scopes() { // an entry name of a store (SPEC D2)
 		if store := s.Store(); store != "" && strings.HasPrefix(rel, store+"#") {
 			ex.Scope = s
@@ -165,14 +158,13 @@ func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
 		ex.Verdict = VerdictNotInScope
 		return ex
 	}
-	var st unix.Stat_t
-	err := eintr.Retry(func() error { return unix.Fstatat(cfg.Root.FD, rel, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	k, err, _ := cfg.Root.tree.kindAt(rel)
 	switch {
 	case err != nil && !inSelected(cfg.Scopes, rel):
 		ex.Verdict = VerdictNotInScope
 	case err != nil:
 		ex.Verdict = VerdictNotFound
-	case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+	case k.String() == "directory":
 		ex.Verdict = VerdictDirectory
 		prefix := strings.TrimSuffix(rel, "/") + "/"
 		if rel == "." {
@@ -187,9 +179,9 @@ func (j *judgement) examine(cfg Config, ex Explanation) Explanation {
 			}
 		}
 		ex.RunDirGoes, ex.RunDirsBelow = emptiedAt(j.runDirs, rel, prefix)
-	case st.Mode&unix.S_IFMT == unix.S_IFLNK:
+	case k.String() == "symlink":
 		ex.Verdict = VerdictSymlink
-	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+	case k.String() != "regular":
 		ex.Verdict = VerdictNotRegular
 	default:
 		ex.Verdict = VerdictOutside

@@ -22,11 +22,10 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -100,24 +99,15 @@ type Config struct {
 // journals of killed runs say is Outcome.Interrupted. The error is
 // Record's when it is set.
 func Run(ctx context.Context, cfg Config) (Outcome, error) {
-	if cfg.Root.Objects != nil {
-		return runObjects(ctx, cfg)
+	s, err := cfg.Root.tree.begin(ctx, cfg)
+	if err != nil {
+		return Outcome{}, err
 	}
-	if cfg.Mode == Force {
-		unlock, err := sweep.Lock(cfg.Root.FD)
-		if errors.Is(err, fserr.ErrLocked) {
-			le := &LockedError{Path: cfg.Root.Path}
-			le.Holder, le.Known = sweep.LockHolder(cfg.Root.FD)
-			return Outcome{}, le
-		}
-		if err != nil {
-			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, errors.Unwrap(err))
-		}
-		defer unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
-	}
+	bg := context.WithoutCancel(ctx) // the record's own work outlives a signal
 	j, err := judge(cfg)
 	if err != nil {
 		closeRunDirs(j.runDirs)
+		s.end(bg, false) //nolint:errcheck // the journals stay for the next run
 		return Outcome{}, err
 	}
 	var restored sweep.Report
@@ -128,11 +118,12 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if cfg.Mode == Force && len(j.leftovers) > 0 {
 		// A killed run left files under private names: put them back
 		// (never over another file), then judge the tree as it now is.
-		restored = sweep.Restore(cfg.Root.FD, j.leftovers)
+		restored = s.restore(j.leftovers)
 		cfg.restored = restored.Restored
 		closeRunDirs(j.runDirs)
 		if j, err = judge(cfg); err != nil {
 			closeRunDirs(j.runDirs)
+			s.end(bg, false) //nolint:errcheck // as above
 			return Outcome{}, err
 		}
 	}
@@ -142,65 +133,32 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 	if n := len(restored.Restored); n > 0 {
 		out.Warnings = append(out.Warnings, Warning{Kind: WarnRestored, Path: slices.Min(restored.Restored), N: n})
 	}
-	interrupted, found, rerr := recoverJournals(cfg, j.leftovers) // those still in place
+	interrupted, recErrs, rerr := s.recover(ctx, cfg, j.leftovers) // those still in place
 	out.Interrupted = interrupted
-	if cfg.Mode == Force && interrupted != nil && len(interrupted.Temps) > 0 {
-		// A killed rewrite's copy, named by its journal: ours, removed.
-		removed, terr := journal.RemoveTemps(cfg.Root.FD, found)
-		interrupted.Temps, interrupted.TempsRemoved = removed, true
-		for _, e := range flatten(terr) {
-			var fe *fserr.Error
-			if errors.As(e, &fe) {
-				out.Errors = append(out.Errors, fe)
-			}
-		}
-	}
-	for _, r := range found {
-		if r.Unreadable > 0 { // read as far as it goes, then set aside (decision 133)
-			out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, r.Journal,
-				&fserr.UnreadableJournalError{Lines: r.Unreadable, SetAside: r.SetAside}))
-		}
-	}
-	if rerr != nil {
-		// A journal that cannot be read could name deletions no record
-		// holds: it is kept, and nothing is deleted until it is dealt with.
-		var fe *fserr.Error
-		for _, e := range flatten(rerr) {
-			if errors.As(e, &fe) {
-				out.Errors = append(out.Errors, fe)
-			}
-		}
-	}
-	jn := &runJournal{rootfd: cfg.Root.FD}
+	out.Errors = append(out.Errors, recErrs...)
+	uncertain := false
 	switch {
 	case cfg.Mode != Force:
 	case rerr != nil && (len(j.targets) > 0 || len(j.rewrites) > 0):
-		notAttempted := len(j.targets)
-		for _, job := range j.rewrites {
-			notAttempted += job.count
-		}
-		for _, e := range out.Errors {
-			var ue *fserr.UnreadableJournalError
-			if e.Op == fserr.OpJournal && !errors.As(e.Err, &ue) {
-				e.Err = &fserr.NotJournaledError{Cause: e.Err, NotAttempted: notAttempted}
-				break
-			}
-		}
-		out.apply(sweep.Report{})
-		for _, job := range j.rewrites {
-			out.keepStore(job.scope)
-		}
+		// A journal that cannot be read could name deletions no record
+		// holds: it is kept, and nothing is deleted until it is dealt with.
+		notJournaled(&out, j)
 	default:
 		cfg.warnAhead(&j)
+		s.change(ctx)
 		if len(j.targets) > 0 {
-			out.apply(deleteJournaled(ctx, cfg, jn, j.targets, j.holds))
+			rep, u := s.delete(ctx, cfg, j.targets, j.holds)
+			out.apply(rep)
+			uncertain = u
 		}
-		out.rewriteStores(ctx, cfg, jn, j.rewrites)
-		jn.done()
+		if out.rewriteStores(ctx, cfg, s, j.rewrites) {
+			uncertain = true
+		}
+		s.done(bg)
 		// What a run emptied goes with it: empty directories only, after
 		// the deletions, never the scope's own (SPEC B7).
 		if ctx.Err() == nil {
-			out.RunDirs, out.RunDirsStay = removeRunDirs(cfg.Root.FD, j.runDirs)
+			out.RunDirs, out.RunDirsStay = s.removeRunDirs(j.runDirs)
 		}
 	}
 	closeRunDirs(j.runDirs) // released by removeRunDirs when it ran
@@ -210,19 +168,40 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 		}
 		slices.Sort(out.RunDirs)
 	}
-	out.Warnings = append(out.Warnings, rootWarnings(cfg.Root)...)
+	out.Warnings = append(out.Warnings, s.warnings(cfg, &out)...)
 	out.sort()
+	out.Requests = s.requests()
 	recorded, err := true, error(nil)
 	if cfg.Record != nil {
 		recorded, err = cfg.Record(out)
 	}
-	switch {
-	case cfg.Mode == Force && recorded && rerr == nil:
-		err = errors.Join(err, journal.Remove(cfg.Root.FD, found, jn.j))
-	case jn.j != nil:
-		jn.j.Close()
+	// A delete whose outcome is unknown (the request failed after its
+	// retries: the server may have acted) keeps the journal, so the next
+	// run names what is gone; never a deletion without a record.
+	commit := cfg.Mode == Force && recorded && rerr == nil && !uncertain
+	return out, errors.Join(err, s.end(bg, commit))
+}
+
+// notJournaled settles a --force run that may not delete because a
+// killed run's journal could not be read: its first journal error says
+// how many deletions and rewrites were not attempted, and nothing is
+// removed.
+func notJournaled(out *Outcome, j judgement) {
+	notAttempted := len(j.targets)
+	for _, job := range j.rewrites {
+		notAttempted += job.count
 	}
-	return out, err
+	for _, e := range out.Errors {
+		var ue *fserr.UnreadableJournalError
+		if e.Op == fserr.OpJournal && !errors.As(e.Err, &ue) {
+			e.Err = &fserr.NotJournaledError{Cause: e.Err, NotAttempted: notAttempted}
+			break
+		}
+	}
+	out.apply(sweep.Report{})
+	for _, job := range j.rewrites {
+		out.keepStore(job.scope)
+	}
 }
 
 // flatten lists the errors joined in err.
@@ -352,7 +331,7 @@ func judge(cfg Config) (judgement, error) {
 			}
 		}
 		if scope == skill.ScopeEvals {
-			j.runDirs = emptiedRunDirs(cfg.Root.FD, sc.files, res.Removed, cfg.Mode == Force)
+			j.runDirs = cfg.Root.tree.emptiedRunDirs(sc.files, res.Removed, cfg.Mode == Force)
 		}
 		j.classify(scope, sc, res, cfg)
 		j.leftovers = append(j.leftovers, sc.leftovers...)
@@ -368,19 +347,24 @@ func judge(cfg Config) (judgement, error) {
 			cfg.Scanned(total)
 		}
 	}
-	j.held, j.heldUsed = findHeld(cfg, j.leftovers, excludes)
+	j.held, j.heldUsed = cfg.Root.tree.heldDirs(cfg, j.leftovers, excludes)
 	j.out.Warnings = append(j.out.Warnings, excludes.warnings()...)
 	j.planStep(cfg)
+	j.warnLeftovers(cfg)
+	return j, nil
+}
+
+// warnLeftovers names, in a dry-run, the files under private names.
+// Private names under a held lock belong to a live --force run: files in
+// flight, not leftovers of an interrupted one (SPEC B4).
+func (j *judgement) warnLeftovers(cfg Config) {
 	if n := len(j.leftovers); n > 0 && cfg.Mode != Force {
-		// Private names under a held lock belong to a live --force run:
-		// files in flight, not leftovers of an interrupted one (SPEC B4).
 		kind := WarnLeftover
-		if held, err := sweep.Held(cfg.Root.FD); err == nil && held {
+		if cfg.Root.tree.inFlight() {
 			kind = WarnInFlight
 		}
 		j.out.Warnings = append(j.out.Warnings, Warning{Kind: kind, Path: slices.Min(j.leftovers), N: n})
 	}
-	return j, nil
 }
 
 // sort puts warnings[] and errors[] in their documented orders (each

@@ -7,8 +7,8 @@ import (
 	"path"
 	"slices"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -30,8 +30,7 @@ type heldDir struct {
 // flight, not a killed run's). The original path of every file below
 // them is given to ex, so that an --exclude naming a held directory
 // matches; used lists the patterns only those paths matched.
-func findHeld(cfg Config, leftovers []string, ex *excludeUse) (held []heldDir, used []string) {
-	fd := cfg.Root.FD
+func findHeld(cfg Config, fd int, leftovers []string, ex *excludeUse) (held []heldDir, used []string) {
 	if cfg.Mode != Force {
 		if live, err := sweep.Held(fd); err != nil || live {
 			return nil, nil

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 )
 
 // minHold is the fewest targets below a directory for it to be held whole

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 )
 
 // TestHoldDirs: a directory is held whole only when every entry the scan

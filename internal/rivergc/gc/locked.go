@@ -5,8 +5,8 @@ package gc
 import (
 	"fmt"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 )
 
 // LockedError is a --force run refused because another run holds the

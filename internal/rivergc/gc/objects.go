@@ -14,8 +14,8 @@ import (
 	"sync"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -34,8 +34,46 @@ type Objects interface {
 // OpenObjects makes the root of a run on a bucket: path is the root as
 // the user gave it (s3://BUCKET/PREFIX), shown in every record.
 func OpenObjects(path string, b Objects) *Root {
-	return &Root{Path: path, FD: -1, Objects: b, tags: map[string]string{}}
+	return &Root{Path: path, tree: &objectTree{path: path, b: b, tags: map[string]string{}}}
 }
+
+// objectTree is a bucket root: keys below a prefix, reached only
+// through the backend seam and what a bucket alone can say (Objects).
+type objectTree struct {
+	path string
+	b    Objects
+	tags map[string]string // the ETag each object was judged by
+}
+
+// linkTarget finds no link: a bucket has no symlinks, so a single
+// source is its own key.
+func (t *objectTree) linkTarget(string) (target, link string, isDir bool, err error) {
+	return "", "", false, nil
+}
+
+// emptiedRunDirs finds none: a prefix is no object of its own.
+func (t *objectTree) emptiedRunDirs([]scan.File, []skill.Decision, bool) []runDir { return nil }
+
+// heldDirs finds none: a bucket holds nothing under private names.
+func (t *objectTree) heldDirs(Config, []string, *excludeUse) ([]heldDir, []string) { return nil, nil }
+
+// tag is the ETag the object at key was judged by.
+func (t *objectTree) tag(key string) string { return t.tags[key] }
+
+// inFlight is false: a bucket holds nothing under private names, so
+// nothing can be in flight.
+func (t *objectTree) inFlight() bool { return false }
+
+// relative takes a path as a key relative to the root (the root's
+// s3:// form, or ./, in front are allowed).
+func (t *objectTree) relative(rootPath, p string) (string, bool) {
+	return path.Clean(strings.TrimPrefix(strings.TrimPrefix(p, rootPath+"/"), "./")), true
+}
+
+// kindAt cannot say: a bucket has no directories, links or special files.
+func (t *objectTree) kindAt(string) (fserr.Kind, error, bool) { return 0, nil, false }
+
+func (t *objectTree) close() error { return nil }
 
 // The keys of a run's own objects below the root. None is in any scope
 // (scopes are .river/memory, .river/tmp, .river/runs, artifacts/evals,
@@ -68,13 +106,13 @@ func CanaryKey() string {
 // metadataWorkers bounds the concurrent metadata reads of a bucket scan.
 const metadataWorkers = 16
 
-// scanObjects lists one scope's key prefixes and builds the scan result
+// scanScope lists one scope's key prefixes and builds the scan result
 // the disk scan would give for the same tree (SPEC H2): regular objects
 // only, review-artifacts not recursive and filtered by name, nested
 // repositories (a key prefix holding a .git entry) not entered, metadata
 // timestamps read from *.json bodies (at most scan.MetadataByteCap+1
 // bytes each, metadataWorkers at a time), else LastModified as mtime.
-func scanObjects(cfg Config, scope skill.Scope) scan.Result {
+func (t *objectTree) scanScope(cfg Config, scope skill.Scope) scan.Result {
 	var res scan.Result
 	dirs := scope.Dirs()
 	if dirs == nil {
@@ -85,7 +123,7 @@ func scanObjects(cfg Config, scope skill.Scope) scan.Result {
 	var objs []backend.Object
 	for _, d := range dirs {
 		var listed []backend.Object
-		err := cfg.Root.Objects.List(ctx, d+"/", func(o backend.Object) error {
+		err := t.b.List(ctx, d+"/", func(o backend.Object) error {
 			if cfg.Seen != nil { // the progress line counts keys as they are listed
 				cfg.Seen.Add(1)
 			}
@@ -113,7 +151,7 @@ func scanObjects(cfg Config, scope skill.Scope) scan.Result {
 	for i, o := range objs {
 		f := &res.Files[i]
 		*f = scan.File{Path: o.Key, Size: o.Size, Timestamp: floorSeconds(o.ModTimeNs), TimestampSource: scan.SourceMtime, MtimeNs: o.ModTimeNs}
-		cfg.Root.tags[o.Key] = o.Tag
+		t.tags[o.Key] = o.Tag
 		if !cfg.Metadata || !scan.IsJSONName(o.Key) || o.Size > scan.MetadataByteCap {
 			if cfg.Metadata && scan.IsJSONName(o.Key) {
 				mu.Lock() // the readers started so far append notes too
@@ -126,7 +164,7 @@ func scanObjects(cfg Config, scope skill.Scope) scan.Result {
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			body, got, err := cfg.Root.Objects.Get(ctx, o.Key, scan.MetadataByteCap)
+			body, got, err := t.b.Get(ctx, o.Key, scan.MetadataByteCap)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -195,12 +233,12 @@ func sortScan(res *scan.Result) {
 	slices.SortFunc(res.Notes, func(a, b scan.Note) int { return strings.Compare(a.Path, b.Path) })
 }
 
-// readObjectStore reads an entry scope's single source from the bucket:
+// readStore reads an entry scope's single source from the bucket:
 // its bytes and, as an identity, its size and LastModified (the mtime
 // its entries without a timestamp are judged by); the ETag read is kept
 // for the conditional write back.
-func readObjectStore(cfg Config, rel string) ([]byte, rewrite.Ident, error) {
-	data, obj, err := cfg.Root.Objects.Get(context.Background(), rel, storeByteCap)
+func (t *objectTree) readStore(_ Config, rel string) ([]byte, rewrite.Ident, error) {
+	data, obj, err := t.b.Get(context.Background(), rel, storeByteCap)
 	if errors.Is(err, backend.ErrNotExist) {
 		return nil, rewrite.Ident{}, os.ErrNotExist
 	}
@@ -210,7 +248,7 @@ func readObjectStore(cfg Config, rel string) ([]byte, rewrite.Ident, error) {
 	if int64(len(data)) > storeByteCap {
 		return nil, rewrite.Ident{}, fserr.ErrTooLarge
 	}
-	cfg.Root.tags[rel] = obj.Tag
+	t.tags[rel] = obj.Tag
 	return data, rewrite.Ident{Size: obj.Size, MtimeNs: obj.ModTimeNs}, nil
 }
 

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 )
 
 // objectJournalBatch is how many deletions one journal object names
@@ -64,116 +64,154 @@ func holderOf(run string) (sweep.Holder, bool) {
 // conditions in a request that large.
 const deleteBatchKeys = 1000
 
-// ProveConditions checks, before a --force run on a bucket deletes
+// ProveConditions checks, before a --force run on the bucket b deletes
 // anything, that the server refuses a wrong ETag and a create over an
 // existing object, in the shape the run's requests have (SPEC H3, B8
 // 3); a *backend.ConditionError when it does not.
-func ProveConditions(ctx context.Context, root *Root) error {
-	return backend.ProveConditions(ctx, root.Objects, CanaryKey()+"/", deleteBatchKeys)
+func ProveConditions(ctx context.Context, b backend.Backend) error {
+	return backend.ProveConditions(ctx, b, CanaryKey()+"/", deleteBatchKeys)
 }
 
-// runObjects is Run on a bucket (SPEC Part H): the same judgement, with
-// the lock, the journal, the deletions and the rewrites made of
-// conditional requests.
-func runObjects(ctx context.Context, cfg Config) (Outcome, error) {
-	b := cfg.Root.Objects
+// begin takes the bucket's lock for --force: an object created only if
+// absent, naming this run and a lease (SPEC H4), and marks the prefix a
+// root (RootMarker).
+func (t *objectTree) begin(ctx context.Context, cfg Config) (session, error) {
 	name := runName()
-	bg := context.WithoutCancel(ctx) // the record's own requests outlive a signal
-	var lock *backend.Lock
-	if cfg.Mode == Force {
-		var err error
-		if lock, err = backend.Acquire(ctx, b, LockKey, name, time.Now(), leaseTTL); err != nil {
-			var le *backend.LockedError
-			if errors.As(err, &le) {
-				if h, ok := holderOf(le.Holder); ok {
-					return Outcome{}, &LockedError{Path: cfg.Root.Path, Holder: h, Known: true}
-				}
-				return Outcome{}, fmt.Errorf("lock %s: %w (%w)", cfg.Root.Path, fserr.ErrLocked, err)
-			}
-			return Outcome{}, fmt.Errorf("lock %s: %w", cfg.Root.Path, err)
-		}
-		defer lock.Release(bg) //nolint:errcheck // a lock left behind expires with its lease
-		_, err = b.Put(ctx, RootMarker, []byte("river gc: this prefix is a River Review root\n"), backend.Cond{IfAbsent: true})
-		if err != nil && !errors.Is(err, backend.ErrChanged) {
-			return Outcome{}, fmt.Errorf("root marker %s: %w", RootMarker, err)
-		}
+	s := &objectSession{t: t, jn: guardedJournal(t.b, name, nil)}
+	if cfg.Mode != Force {
+		return s, nil
 	}
-	j, err := judge(cfg)
+	lock, err := backend.Acquire(ctx, t.b, LockKey, name, time.Now(), leaseTTL)
 	if err != nil {
-		return Outcome{}, err
+		var le *backend.LockedError
+		if errors.As(err, &le) {
+			if h, ok := holderOf(le.Holder); ok {
+				return nil, &LockedError{Path: t.path, Holder: h, Known: true}
+			}
+			return nil, fmt.Errorf("lock %s: %w (%w)", t.path, fserr.ErrLocked, err)
+		}
+		return nil, fmt.Errorf("lock %s: %w", t.path, err)
 	}
-	out := j.out
-	rec, rerr := backend.Recover(ctx, b, JournalDir, time.Now(), endedRuns(ctx, b, lock))
+	s.lock, s.jn = lock, guardedJournal(t.b, name, lock)
+	_, err = t.b.Put(ctx, RootMarker, []byte("river gc: this prefix is a River Review root\n"), backend.Cond{IfAbsent: true})
+	if err != nil && !errors.Is(err, backend.ErrChanged) {
+		lock.Release(context.WithoutCancel(ctx)) //nolint:errcheck // a lock left behind expires with its lease
+		return nil, fmt.Errorf("root marker %s: %w", RootMarker, err)
+	}
+	return s, nil
+}
+
+// objectSession is a run on a bucket root (SPEC Part H): the lock, the
+// journal, the deletions and the rewrites made of conditional requests.
+type objectSession struct {
+	t         *objectTree
+	jn        *backend.Journal
+	lock      *backend.Lock // nil for a dry-run
+	rec       *backend.Recovered
+	versioned bool
+}
+
+// restore has nothing to do: a bucket holds nothing under private names.
+func (s *objectSession) restore([]string) sweep.Report { return sweep.Report{} }
+
+// recover reads the journal objects of killed runs (backend.Recover). In
+// a dry-run, journals under a live lease are a live run's, not an
+// interrupted one's.
+func (s *objectSession) recover(ctx context.Context, cfg Config, _ []string) (*Interrupted, []*fserr.Error, error) {
+	rec, rerr := backend.Recover(ctx, s.t.b, JournalDir, time.Now(), endedRuns(ctx, s.t.b, s.lock))
 	if rec != nil && cfg.Mode != Force {
-		if held, _ := backend.Held(ctx, b, LockKey, time.Now()); held {
+		if held, _ := backend.Held(ctx, s.t.b, LockKey, time.Now()); held {
 			rec = nil // a live run's journal, not an interrupted one's
 		}
 	}
+	s.rec = rec
+	var in *Interrupted
 	if rec != nil {
-		out.Interrupted = &Interrupted{Journals: []string{JournalDir}, Removed: rec.Removed, Rewritten: rec.Rewritten, Finished: rec.Finished}
+		in = &Interrupted{Journals: []string{JournalDir}, Removed: rec.Removed, Rewritten: rec.Rewritten, Finished: rec.Finished}
 	}
+	var errs []*fserr.Error
 	if rerr != nil {
-		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, JournalDir, rerr))
+		errs = append(errs, fserr.New(fserr.OpJournal, JournalDir, rerr))
 	}
 	for _, u := range unreadable(rec) { // read as far as it goes, then set aside (decision 287)
-		out.Errors = append(out.Errors, fserr.New(fserr.OpJournal, u.Object.Key, &fserr.UnreadableJournalError{Lines: u.Lines, SetAside: u.Aside}))
+		errs = append(errs, fserr.New(fserr.OpJournal, u.Object.Key, &fserr.UnreadableJournalError{Lines: u.Lines, SetAside: u.Aside}))
 	}
-	jn := guardedJournal(b, name, lock)
-	versioned, uncertain := false, false
-	switch {
-	case cfg.Mode != Force:
-	case rerr != nil && (len(j.targets) > 0 || len(j.rewrites) > 0):
-		notAttempted := len(j.targets)
-		for _, job := range j.rewrites {
-			notAttempted += job.count
-		}
-		out.Errors[len(out.Errors)-1].Err = &fserr.NotJournaledError{Cause: rerr, NotAttempted: notAttempted}
-		out.apply(sweep.Report{})
-		for _, job := range j.rewrites {
-			out.keepStore(job.scope)
-		}
-	default:
-		cfg.warnAhead(&j)
-		versioned, _ = b.Versioned(ctx) // unknown (no permission) is reported as not versioned
-		if len(j.targets) > 0 {
-			var rep sweep.Report
-			rep, uncertain = deleteObjects(ctx, cfg, jn, j.targets)
-			out.apply(rep)
-		}
-		if out.rewriteObjectStores(ctx, cfg, jn, j.rewrites) {
-			uncertain = true
-		}
-		jn.Done(bg) //nolint:errcheck // as on disk: the record comes next, then the journal goes
+	return in, errs, rerr
+}
+
+// change asks whether the bucket keeps versions (SPEC H5), before
+// anything is deleted.
+func (s *objectSession) change(ctx context.Context) {
+	s.versioned, _ = s.t.b.Versioned(ctx) // unknown (no permission) is reported as not versioned
+}
+
+func (s *objectSession) delete(ctx context.Context, cfg Config, targets []sweep.Target, _ []string) (sweep.Report, bool) {
+	return deleteObjects(ctx, cfg, s.t, s.jn, targets)
+}
+
+// rewrite writes the store back without its removed entries (SPEC D5 on
+// a bucket): journaled, then a PUT If-Match on the ETag that was read,
+// so a store rewritten since is not replaced. A write once sent is
+// finished whatever happens to ctx.
+func (s *objectSession) rewrite(ctx context.Context, cfg Config, job rewriteJob) (int, error, bool) {
+	rel := job.store.Path
+	tag := s.t.tags[rel]
+	if err := s.jn.Intend(ctx, []backend.Intent{{Op: "rewrite", Key: rel, Tag: tag}}); err != nil {
+		return 0, &journalFailure{entry: &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
+			Err: &fserr.NotJournaledError{Cause: err, NotAttempted: job.count}}}, lockLost(err)
 	}
-	out.Warnings = append(out.Warnings, Warning{Kind: WarnNoGitIndex, Path: cfg.Root.Path})
+	kept := job.store.Splice(job.data, job.removed)
+	err := rewriteStore(context.WithoutCancel(ctx), s.t.b, rel, tag, kept)
+	uncertain := err != nil && !errors.Is(err, backend.ErrChanged)
+	if errors.Is(err, backend.ErrChanged) {
+		err = &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}
+	}
+	return len(kept), err, uncertain
+}
+
+func (s *objectSession) done(ctx context.Context) {
+	s.jn.Done(ctx) //nolint:errcheck // as on disk: the record comes next, then the journal goes
+}
+
+// removeRunDirs has nothing to remove: a prefix is no object of its own.
+func (s *objectSession) removeRunDirs([]runDir) (removed, stay []string) { return nil, nil }
+
+// warnings say that a bucket has no git index (SPEC H2) and, when it
+// keeps versions, that the space returns only when they expire (SPEC H5).
+func (s *objectSession) warnings(_ Config, out *Outcome) []Warning {
+	ws := []Warning{{Kind: WarnNoGitIndex, Path: s.t.path}}
 	n := 0
-	for _, s := range out.Scopes {
-		if s.Scope.Store() == "" {
-			n += len(s.Removed)
+	for _, sc := range out.Scopes {
+		if sc.Scope.Store() == "" {
+			n += len(sc.Removed)
 		}
 	}
-	if versioned && n > 0 {
-		out.Warnings = append(out.Warnings, Warning{Kind: WarnVersioned, Path: cfg.Root.Path, N: n})
+	if s.versioned && n > 0 {
+		ws = append(ws, Warning{Kind: WarnVersioned, Path: s.t.path, N: n})
 	}
-	out.sort()
-	out.Requests = b.Requests()
-	recorded, err := true, error(nil)
-	if cfg.Record != nil {
-		recorded, err = cfg.Record(out)
-	}
-	// A delete whose outcome is unknown (the request failed after its
-	// retries: the server may have acted) keeps the journal, so the next
-	// run names what is gone; never a deletion without a record.
-	if cfg.Mode == Force && recorded && rerr == nil && !uncertain {
-		objs := jn.Objects()
-		if rec != nil {
+	return ws
+}
+
+func (s *objectSession) requests() map[string]int { return s.t.b.Requests() }
+
+// end removes this run's journal objects and the readable ones of killed
+// runs, and sets the unreadable ones aside, when commit; then releases
+// the lock.
+func (s *objectSession) end(ctx context.Context, commit bool) error {
+	var err error
+	if commit {
+		objs := s.jn.Objects()
+		if rec := s.rec; rec != nil {
 			objs = append(objs, slices.DeleteFunc(slices.Clone(rec.Objects), func(o backend.Object) bool {
 				return slices.ContainsFunc(rec.Unreadable, func(u backend.Unreadable) bool { return u.Object.Key == o.Key })
 			})...)
 		}
-		err = errors.Join(err, backend.Remove(bg, b, objs), backend.SetAside(bg, b, unreadable(rec)))
+		err = errors.Join(backend.Remove(ctx, s.t.b, objs), backend.SetAside(ctx, s.t.b, unreadable(s.rec)))
 	}
-	return out, err
+	if s.lock != nil {
+		s.lock.Release(ctx) //nolint:errcheck // a lock left behind expires with its lease
+	}
+	return err
 }
 
 // guardedJournal is the run's journal; with a lock (--force), every
@@ -222,7 +260,7 @@ func unreadable(rec *backend.Recovered) []backend.Unreadable {
 // finished whatever happens to ctx (SIGINT): a request cancelled in
 // flight may have been acted on. uncertain says that some delete failed
 // in a way that leaves its outcome unknown.
-func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
+func deleteObjects(ctx context.Context, cfg Config, t *objectTree, jn *backend.Journal, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
 	type sent struct {
@@ -266,9 +304,9 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, targets
 		batch := ts[lo:min(lo+objectJournalBatch, len(ts))]
 		objs := make([]backend.Object, len(batch))
 		intents := make([]backend.Intent, len(batch))
-		for i, t := range batch {
-			objs[i] = backend.Object{Key: t.Path, Size: t.Size, Tag: cfg.Root.tags[t.Path]}
-			intents[i] = backend.Intent{Op: "delete", Key: t.Path, Tag: objs[i].Tag}
+		for i, tg := range batch {
+			objs[i] = backend.Object{Key: tg.Path, Size: tg.Size, Tag: t.tags[tg.Path]}
+			intents[i] = backend.Intent{Op: "delete", Key: tg.Path, Tag: objs[i].Tag}
 		}
 		if err := jn.Intend(ctx, intents); err != nil {
 			rep.Errors = append(rep.Errors, &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
@@ -277,49 +315,12 @@ func deleteObjects(ctx context.Context, cfg Config, jn *backend.Journal, targets
 			break
 		}
 		next := &sent{batch: batch, done: make(chan []error, 1)}
-		go func() { next.done <- cfg.Root.Objects.Delete(context.WithoutCancel(ctx), objs) }()
+		go func() { next.done <- t.b.Delete(context.WithoutCancel(ctx), objs) }()
 		finish()
 		inFlight = next
 	}
 	finish()
 	return rep, uncertain
-}
-
-// rewriteObjectStores writes each store back without its removed entries
-// (SPEC D5 on a bucket): journaled, then a PUT If-Match on the ETag that
-// was read, so a store rewritten since is not replaced (errors[], its
-// entries kept). A write once sent is finished whatever happens to ctx;
-// uncertain says a write failed in a way that leaves its outcome unknown.
-func (o *Outcome) rewriteObjectStores(ctx context.Context, cfg Config, jn *backend.Journal, jobs []rewriteJob) (uncertain bool) {
-	for _, job := range jobs {
-		rel := job.store.Path
-		tag := cfg.Root.tags[rel]
-		var err error
-		var kept []byte
-		if ctx.Err() != nil {
-			err = &fserr.InterruptedError{NotAttempted: job.count}
-		} else if err = jn.Intend(ctx, []backend.Intent{{Op: "rewrite", Key: rel, Tag: tag}}); err != nil {
-			o.Errors = append(o.Errors, &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
-				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: job.count}})
-			o.keepStore(job.scope)
-			uncertain = uncertain || lockLost(err)
-			continue
-		} else {
-			kept = job.store.Splice(job.data, job.removed)
-			err = rewriteStore(context.WithoutCancel(ctx), cfg.Root.Objects, rel, tag, kept)
-			uncertain = uncertain || (err != nil && !errors.Is(err, backend.ErrChanged))
-		}
-		switch {
-		case err == nil:
-			o.FreedBytes = o.FreedBytes.Add(uint64(len(job.data) - len(kept)))
-			continue
-		case errors.Is(err, backend.ErrChanged):
-			err = &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}
-		}
-		o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, rel, err))
-		o.keepStore(job.scope)
-	}
-	return uncertain
 }
 
 // rewriteStore writes a store back on the ETag it was read with, checked

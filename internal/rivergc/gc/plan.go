@@ -9,9 +9,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -63,7 +63,7 @@ func (j *judgement) planStep(cfg Config) {
 func (j *judgement) identities(cfg Config) map[string]plan.Identity {
 	ids := make(map[string]plan.Identity, len(j.targets))
 	for _, t := range j.targets {
-		ids[t.Path] = plan.Identity{Size: t.Size, MtimeNs: t.MtimeNs, Dev: t.Dev, Ino: t.Ino, CtimeNs: t.CtimeNs, ETag: cfg.Root.tags[t.Path]}
+		ids[t.Path] = plan.Identity{Size: t.Size, MtimeNs: t.MtimeNs, Dev: t.Dev, Ino: t.Ino, CtimeNs: t.CtimeNs, ETag: cfg.Root.tree.tag(t.Path)}
 	}
 	for _, so := range j.out.Scopes {
 		if so.Entries == nil {
@@ -206,7 +206,7 @@ func (j *judgement) unmatched(cfg Config, matched map[string]bool) {
 			continue
 		}
 		now := plan.Identity{Size: fv.file.Size, MtimeNs: fv.file.MtimeNs, Dev: fv.file.Dev, Ino: fv.file.Ino, CtimeNs: fv.file.CtimeNs,
-			ETag: cfg.Root.tags[it.Path]}
+			ETag: cfg.Root.tree.tag(it.Path)}
 		var err error = &fserr.PlanKeptError{Rule: string(fv.verdict)}
 		if it.Entry == nil {
 			if diff := it.Identity.Diff(now); len(diff) > 0 && !protects(fv.verdict) {

@@ -9,11 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/sweep"
-
-	"golang.org/x/sys/unix"
 )
 
 // journalBatch is how many intents are made durable with one fdatasync
@@ -45,14 +44,14 @@ type Interrupted struct {
 // journal whose run is alive (the lock is held by another process) is
 // not an interrupted run's and is not reported. held are the leftovers
 // still under their private names (a held directory's files are there).
-func recoverJournals(cfg Config, held []string) (*Interrupted, []journal.Recovered, error) {
-	found, err := journal.Recover(cfg.Root.FD, heldNames(cfg.Root.FD, held))
+func recoverJournals(cfg Config, rootfd int, held []string) (*Interrupted, []journal.Recovered, error) {
+	found, err := journal.Recover(rootfd, heldNames(rootfd, held))
 	if cfg.Mode != Force && len(found) > 0 {
 		// Probed after reading: a run that started since holds the lock
 		// now and its journal is not a leftover. (One that started and
 		// ended in between is reported: an over-report, never an
 		// under-report.)
-		unlock, lerr := sweep.Lock(cfg.Root.FD)
+		unlock, lerr := sweep.Lock(rootfd)
 		if errors.Is(lerr, fserr.ErrLocked) {
 			return nil, nil, err
 		}
@@ -102,9 +101,7 @@ func heldNames(rootfd int, leftovers []string) func(p string) []string {
 			if !ok {
 				ad, an := path.Split(a)
 				l = ad + sweep.PrivatePrefix + an
-				if fd, ok := openDirNoFollow(rootfd, l); ok {
-					unix.Close(fd)
-				} else {
+				if !local.IsDir(rootfd, l) {
 					l = ""
 				}
 				dirs[a] = l
@@ -180,7 +177,7 @@ func deleteJournaled(ctx context.Context, cfg Config, jn *runJournal, targets []
 	if cfg.Progress != nil {
 		opts.Progress = cfg.Progress
 	}
-	rep := sweep.Delete(ctx, cfg.Root.FD, targets, opts)
+	rep := sweep.Delete(ctx, jn.rootfd, targets, opts)
 	if rep.IntendErr != nil {
 		rep.Errors = append(rep.Errors, journalError(rep.IntendErr, jn.rel(), rep.NotIntended))
 	}

@@ -9,23 +9,17 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
-	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // runDir is a directory of an eval run that the run's removals may
-// empty, with its identity when judged and, for --force, an O_PATH
-// descriptor held on it until the removal: while it is open the inode
-// cannot be freed and reused, so (dev, ino) names this directory and no
-// other (a folder removed and made again may get the same inode number
-// otherwise).
+// empty, with its identity when judged and, for --force, a descriptor
+// held on it until the removal (local.HeldDir).
 type runDir struct {
-	path     string
-	dev, ino uint64
-	fd       int // -1 when none is held
+	path string
+	dir  local.HeldDir
 }
 
 // maxHeldRunDirs bounds the descriptors held on candidate folders; the
@@ -35,10 +29,7 @@ const maxHeldRunDirs = 4096
 // closeRunDirs releases the descriptors held on dirs.
 func closeRunDirs(dirs []runDir) {
 	for i := range dirs {
-		if dirs[i].fd >= 0 {
-			unix.Close(dirs[i].fd)
-			dirs[i].fd = -1
-		}
+		dirs[i].dir.Release()
 	}
 }
 
@@ -95,52 +86,14 @@ func emptiedRunDirs(rootFD int, files []scan.File, removed []skill.Decision, hol
 			}
 		}
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(rootFD, &st); err != nil {
-		return nil
-	}
-	rootDev := st.Dev
 	var out []runDir
-	for _, dir := range slices.Sorted(maps.Keys(cand)) {
-		fd, ok := openDirNoFollow(rootFD, dir)
-		if !ok {
-			continue
-		}
-		id, err := identOf(fd)
-		if err != nil || id.dev != rootDev {
-			unix.Close(fd)
-			continue
-		}
-		d := runDir{path: dir, dev: id.dev, ino: id.ino, fd: fd}
-		if !hold || len(out) >= maxHeldRunDirs {
-			unix.Close(fd)
-			d.fd = -1
-		}
-		out = append(out, d)
+	for _, d := range local.HoldDirs(rootFD, slices.Sorted(maps.Keys(cand)), hold, maxHeldRunDirs) {
+		out = append(out, runDir{path: d.Path, dir: d})
 	}
 	slices.SortFunc(out, func(a, b runDir) int {
 		return cmp.Or(cmp.Compare(strings.Count(b.path, "/"), strings.Count(a.path, "/")), strings.Compare(a.path, b.path))
 	})
 	return out
-}
-
-// openDirNoFollow opens the directory rel below the root (O_PATH), one
-// component at a time, never following a symlink; the caller closes it.
-func openDirNoFollow(rootFD int, rel string) (int, bool) {
-	cur := rootFD
-	for _, name := range strings.Split(rel, "/") {
-		fd, err := eintr.Value(func() (int, error) {
-			return unix.Openat(cur, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		})
-		if cur != rootFD {
-			unix.Close(cur)
-		}
-		if err != nil {
-			return -1, false
-		}
-		cur = fd
-	}
-	return cur, true
 }
 
 // removeRunDirs removes, deepest first, each directory of dirs that is
@@ -151,7 +104,7 @@ func openDirNoFollow(rootFD int, rel string) (int, bool) {
 // releases the descriptors held on dirs.
 func removeRunDirs(rootFD int, dirs []runDir) (removed, stay []string) {
 	for _, d := range dirs {
-		if removeRunDir(rootFD, d) {
+		if local.RemoveEmpty(rootFD, d.dir) {
 			removed = append(removed, d.path)
 		} else {
 			stay = append(stay, d.path)
@@ -161,24 +114,4 @@ func removeRunDirs(rootFD int, dirs []runDir) (removed, stay []string) {
 	slices.Sort(removed)
 	slices.Sort(stay)
 	return removed, stay
-}
-
-// removeRunDir removes one emptied run directory (removeRunDirs); only
-// one whose descriptor was held since it was judged.
-func removeRunDir(rootFD int, d runDir) bool {
-	if d.fd < 0 {
-		return false
-	}
-	parent, name := path.Split(d.path)
-	pfd, ok := openDirNoFollow(rootFD, strings.TrimSuffix(parent, "/"))
-	if !ok {
-		return false
-	}
-	defer unix.Close(pfd)
-	var st unix.Stat_t
-	err := eintr.Retry(func() error { return unix.Fstatat(pfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) })
-	if err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Dev != d.dev || st.Ino != d.ino {
-		return false
-	}
-	return eintr.Retry(func() error { return unix.Unlinkat(pfd, name, unix.AT_REMOVEDIR) }) == nil
 }

@@ -59,12 +59,7 @@ func (sc *scopeScan) file(i int) scan.File {
 // take a place in the count policy nor draw the engine's warnings about
 // guards. Files the engine could not take (beyond 2^53−1) are errors.
 func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
-	var res scan.Result
-	if cfg.Root.Objects != nil {
-		res = scanObjects(cfg, scope)
-	} else {
-		res = scan.Scan(cfg.Root.FD, scope, scan.Options{Metadata: cfg.Metadata, Seen: cfg.Seen, Dirs: cfg.Mode == Force})
-	}
+	res := cfg.Root.tree.scanScope(cfg, scope)
 	sc := scopeScan{
 		input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now, Excludes: cfg.Excludes, HardGuards: guards,
 			DerivedGuards: guards}, // river gc derived every guard itself (decision 62)

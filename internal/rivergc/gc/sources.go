@@ -9,11 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/sys/unix"
-
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/plangate-gc/plangate-gc/internal/eintr"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -33,10 +31,7 @@ func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 	var ws []Warning
 	for s, src := range allSingleSources() {
 		gs = append(gs, src)
-		if root.Objects != nil {
-			continue // a bucket has no symlinks: a single source is its own key
-		}
-		target, link, isDir, err := linkTarget(root, src)
+		target, link, isDir, err := root.tree.linkTarget(src)
 		w := Warning{Scope: s, Path: src, Target: link}
 		switch {
 		case link == "":
@@ -47,13 +42,13 @@ func singleSources(root *Root, selected []skill.Scope) ([]string, []Warning) {
 				continue
 			}
 			w.Kind = WarnSingleSourceNotDir // the current run is a directory
-		case errors.Is(err, unix.ENOENT):
+		case errors.Is(err, local.ErrDangling):
 			w.Kind = WarnDanglingSingleSource
-		case errors.Is(err, errOutside):
+		case errors.Is(err, local.ErrOutside):
 			w.Kind = WarnSingleSourceOutsideRoot
-		case errors.Is(err, unix.ELOOP):
+		case errors.Is(err, local.ErrLoop):
 			w.Kind = WarnSingleSourceLoop
-		case errors.Is(err, unix.ENOTDIR):
+		case errors.Is(err, local.ErrNotDir):
 			w.Kind = WarnSingleSourceNotDir
 		default:
 			gs = append(gs, path.Dir(src))
@@ -78,63 +73,6 @@ func allSingleSources() iter.Seq2[skill.Scope, string] {
 			}
 		}
 	}
-}
-
-// openat2 is unix.Openat2, replaceable so a test can play a kernel
-// without it.
-var openat2 = unix.Openat2
-
-// linkTarget reads the single source src when it is a symlink and returns
-// its text (link, "" when src is no symlink) and the root-relative path of
-// what it points to, and whether that is a directory. err is ENOENT for a
-// dangling link, errOutside for one that leaves the root, ELOOP for a
-// loop, ENOTDIR when a component is no directory, or why the target could
-// not be decided.
-func linkTarget(root *Root, src string) (target, link string, isDir bool, err error) {
-	dir, name := path.Split(src)
-	dir = strings.TrimSuffix(dir, "/")
-	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_DIRECTORY | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS}
-	dfd, err := eintr.Value(func() (int, error) { return openat2(root.FD, dir, &how) })
-	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) || errors.Is(err, unix.EINVAL) {
-		dfd, err = openChain(root.FD, strings.Split(dir, "/"))
-	}
-	if err != nil {
-		return "", "", false, nil // no directory, so no link: nothing to resolve
-	}
-	buf := make([]byte, unix.PathMax)
-	n, err := eintr.Value(func() (int, error) { return unix.Readlinkat(dfd, name, buf) })
-	if err != nil {
-		unix.Close(dfd)
-		return "", "", false, nil // not a symlink (or absent): nothing to resolve
-	}
-	link = string(buf[:n])
-	r, err := newResolver(root, dfd, dir)
-	if err != nil {
-		return "", link, false, err
-	}
-	defer r.close()
-	target, isDir, err = r.resolve(link, true)
-	return target, link, isDir, err
-}
-
-// openChain opens the directory dirs below fd one component at a time
-// without following symlinks, where openat2 is unavailable.
-func openChain(fd int, dirs []string) (int, error) {
-	cur := fd
-	for _, d := range dirs {
-		next, err := eintr.Value(func() (int, error) {
-			return unix.Openat(cur, d, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		})
-		if cur != fd {
-			unix.Close(cur)
-		}
-		if err != nil {
-			return -1, err
-		}
-		cur = next
-	}
-	return cur, nil
 }
 
 // unusedExcludeBudget caps the matching done to find unused excludes

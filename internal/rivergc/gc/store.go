@@ -3,18 +3,16 @@
 package gc
 
 import (
-	"context"
 	"errors"
 	"io"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -162,11 +160,7 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	sc := scopeScan{input: skill.Input{Scope: scope, Retention: cfg.retentionFor(scope), Now: cfg.Now,
 		Excludes: cfg.Excludes, HardGuards: slices.Clone(guards)}}
 	before := heapInUse()
-	read := func() ([]byte, rewrite.Ident, error) { return rewrite.Read(cfg.Root.FD, rel) }
-	if cfg.Root.Objects != nil {
-		read = func() ([]byte, rewrite.Ident, error) { return readObjectStore(cfg, rel) }
-	}
-	data, ident, err := read()
+	data, ident, err := cfg.Root.tree.readStore(cfg, rel)
 	if errors.Is(err, os.ErrNotExist) {
 		return sc, nil
 	}
@@ -270,53 +264,6 @@ func floorSeconds(ns int64) int64 {
 		s--
 	}
 	return s
-}
-
-// rewriteStores rewrites each store without its removed entries (SPEC
-// D5), each journaled (op rewrite, with the identity that was read) and
-// synced in the run's journal after its temporary file is written and
-// before the rename, so that the next run names a store a killed run may
-// have rewritten. A store that cannot be rewritten (changed since it was
-// read, a journal that cannot be written, any other failure) keeps all
-// its entries: its removals move back to kept and the failure is an
-// errors[] entry. After an interruption no store is rewritten.
-func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, jn *runJournal, jobs []rewriteJob) {
-	for _, job := range jobs {
-		var journalErr error
-		intend := func(temp, target string, cp rewrite.Ident) error {
-			in := journal.Intent{Op: journal.Rewrite, Path: target, Dev: job.ident.Dev, Ino: job.ident.Ino,
-				Size: job.ident.Size, MtimeNs: job.ident.MtimeNs}
-			tmp := journal.Intent{Op: journal.Temp, Path: temp, Dev: cp.Dev, Ino: cp.Ino, Size: cp.Size, MtimeNs: cp.MtimeNs}
-			if journalErr = jn.intend([]journal.Intent{in, tmp}); journalErr != nil {
-				return journalErr
-			}
-			if cfg.Intend != nil {
-				return cfg.Intend(temp, target)
-			}
-			return nil
-		}
-		err := ctx.Err()
-		kept := job.store.SplicedLen(job.data, job.removed)
-		if err != nil {
-			err = &fserr.InterruptedError{NotAttempted: job.count}
-		} else {
-			// The kept copy is streamed into the new file as it is
-			// spliced, never held whole (decision 268).
-			err = rewrite.Replace(cfg.Root.FD, job.store.Path, job.ident, int64(kept), splicedCopy{job}, rewrite.Options{Intend: intend})
-		}
-		switch {
-		case err == nil:
-			// The space a rewrite frees is what the file shrank by
-			// (entries and the separators between them; SPEC B4).
-			o.FreedBytes = o.FreedBytes.Add(uint64(len(job.data) - kept))
-			continue
-		case journalErr != nil:
-			o.Errors = append(o.Errors, journalError(journalErr, jn.rel(), job.count))
-		default:
-			o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, job.store.Path, err))
-		}
-		o.keepStore(job.scope)
-	}
 }
 
 // keepStore moves the removals of an entry scope whose store was not

@@ -13,8 +13,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 	"golang.org/x/sys/unix"
 )
 

@@ -14,8 +14,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -29,10 +29,11 @@ import (
 func Check(root *gc.Root, outputFile, summaryFile string) error {
 	files := [2]string{outputFile, summaryFile}
 	// A bucket root (SPEC H4): the outputs are local files, outside it.
-	local := root.Objects != nil
+	fd, onDisk := root.Descriptor()
+	local := !onDisk
 	var guard outputGuard
 	if !local {
-		guard = newOutputGuard(root)
+		guard = newOutputGuard(fd)
 	}
 	seen := map[string]string{}
 	for i, name := range []string{"output-file", "summary-file"} {

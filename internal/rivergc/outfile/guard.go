@@ -12,9 +12,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/journal"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -34,34 +33,35 @@ type outputGuard struct {
 	sources   map[fileID]Role     // single sources and their targets, the journal
 }
 
-// newOutputGuard looks the protected places up below the root.
-func newOutputGuard(root *gc.Root) outputGuard {
+// newOutputGuard looks the protected places up below the directory
+// root open as rootFD.
+func newOutputGuard(rootFD int) outputGuard {
 	g := outputGuard{scopeDirs: map[fileID]Role{}, reserved: map[fileID][]string{}, sources: map[fileID]Role{}}
-	g.root, _ = statAt(root.FD, ".")
+	g.root, _ = statAt(rootFD, ".")
 	for _, s := range skill.Scopes() {
 		if s == skill.ScopeReviewArtifacts {
 			continue
 		}
 		for _, d := range s.Dirs() {
-			if id, ok := statAt(root.FD, d); ok {
+			if id, ok := statAt(rootFD, d); ok {
 				g.scopeDirs[id] = Role{Kind: RoleEntry, Name: string(s)}
 			}
 		}
 	}
-	g.artifacts, _ = statAt(root.FD, "artifacts")
+	g.artifacts, _ = statAt(rootFD, "artifacts")
 	for dir, names := range map[string][]string{".": {".river", "artifacts"}, ".river": {"memory", "tmp", "runs"}, "artifacts": {"evals", ".tmp"}} {
-		if id, ok := statAt(root.FD, dir); ok {
+		if id, ok := statAt(rootFD, dir); ok {
 			g.reserved[id] = names
 		}
 	}
 	for _, j := range []string{journal.Path, journal.AltPath} {
-		if id, ok := statAt(root.FD, j); ok {
+		if id, ok := statAt(rootFD, j); ok {
 			g.sources[id] = Role{Kind: RoleJournal}
 		}
 	}
 	for _, s := range skill.Scopes() {
 		for _, src := range s.SingleSources() {
-			if id, ok := statFollowAt(root.FD, src); ok {
+			if id, ok := statFollowAt(rootFD, src); ok {
 				g.sources[id] = Role{Kind: RoleSourceTarget, Name: src}
 			}
 		}

@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 

@@ -5,8 +5,8 @@ package scan
 import (
 	"unsafe"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 
 	"golang.org/x/sys/unix"
 )

@@ -29,9 +29,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 )
 
 // TempPrefix starts the name of a temporary file Replace writes next to

@@ -1,6 +1,6 @@
 //go:build linux
 
-package gc
+package local
 
 import (
 	"errors"
@@ -18,14 +18,14 @@ import (
 // the chain a loop (the kernel's own limit, 40).
 const maxHops = 40
 
-// errOutside means a path resolves to something that is not below the
+// ErrOutside means a path resolves to something that is not below the
 // root (or to the root itself).
-var errOutside = errors.New("outside the root")
+var ErrOutside = errors.New("outside the root")
 
 // ident is a file's identity.
 type ident struct{ dev, ino uint64 }
 
-func identOf(fd int) (ident, error) {
+func fdIdent(fd int) (ident, error) {
 	var st unix.Stat_t
 	if err := eintr.Retry(func() error { return unix.Fstat(fd, &st) }); err != nil {
 		return ident{}, err
@@ -67,7 +67,7 @@ func (r *resolver) move(fd int, name string) error {
 	case name != "" && r.inside:
 		r.stack = append(r.stack, name)
 	}
-	id, err := identOf(fd)
+	id, err := fdIdent(fd)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (r *resolver) move(fd int, name string) error {
 // time with openat(O_PATH|O_NOFOLLOW), following symlinks itself (at most
 // maxHops) and never through /proc: no path string of the kernel's is
 // read, so neither a missing /proc nor a path longer than PATH_MAX
-// matters. It returns the root-relative path of what p names, errOutside
+// matters. It returns the root-relative path of what p names, ErrOutside
 // when that is not below the root, and ENOENT, ELOOP or ENOTDIR (a
 // component that is no directory) as the kernel would. isDir says whether
 // the result is a directory. When followLast is false a final symlink is
@@ -178,7 +178,7 @@ func (r *resolver) restart() error {
 // here is the current directory as a result.
 func (r *resolver) here() (string, bool, error) {
 	if !r.inside || len(r.stack) == 0 {
-		return "", true, errOutside
+		return "", true, ErrOutside
 	}
 	return strings.Join(r.stack, "/"), true, nil
 }
@@ -186,7 +186,7 @@ func (r *resolver) here() (string, bool, error) {
 // final is the non-directory name in the current directory as a result.
 func (r *resolver) final(name string, isDir bool) (string, bool, error) {
 	if !r.inside {
-		return "", isDir, errOutside
+		return "", isDir, ErrOutside
 	}
 	return strings.Join(append(slices.Clone(r.stack), name), "/"), isDir, nil
 }
@@ -214,15 +214,15 @@ func readLink(fd int) (string, error) {
 
 // newResolver stands on the directory dirRel below the root (already
 // open as dfd, owned by the resolver from now on).
-func newResolver(root *Root, dfd int, dirRel string) (*resolver, error) {
-	id, err := identOf(root.FD)
+func newResolver(rootFD int, dfd int, dirRel string) (*resolver, error) {
+	id, err := fdIdent(rootFD)
 	if err != nil {
 		unix.Close(dfd)
 		return nil, err
 	}
-	r := &resolver{root: id, rootFD: root.FD, cur: dfd, inside: true, stack: splitPath(dirRel)}
-	if dfd == root.FD {
-		r.cur = root.FD
+	r := &resolver{root: id, rootFD: rootFD, cur: dfd, inside: true, stack: splitPath(dirRel)}
+	if dfd == rootFD {
+		r.cur = rootFD
 	}
 	return r, nil
 }
@@ -234,7 +234,10 @@ func newResolver(root *Root, dfd int, dirRel string) (*resolver, error) {
 // walk meets it. ok is false when the path is not below the root or
 // cannot be walked; the final component is not followed and need not
 // exist.
-func (root *Root) Relative(p string) (rel string, ok bool) {
+func (root *Root) Relative(p string) (rel string, ok bool) { return Relative(root.FD, root.Path, p) }
+
+// Relative is Root.Relative for the root open as rootFD, named rootPath.
+func Relative(rootFD int, rootPath, p string) (rel string, ok bool) {
 	dir, name := p, ""
 	if i := strings.LastIndexByte(p, '/'); i >= 0 {
 		dir, name = p[:i+1], p[i+1:]
@@ -247,21 +250,21 @@ func (root *Root) Relative(p string) (rel string, ok bool) {
 	if err != nil {
 		return "", false
 	}
-	id, err := identOf(root.FD)
+	id, err := fdIdent(rootFD)
 	if err != nil {
 		unix.Close(fd)
 		return "", false
 	}
-	r := &resolver{root: id, rootFD: root.FD, cur: -1}
+	r := &resolver{root: id, rootFD: rootFD, cur: -1}
 	defer r.close()
-	below, ok := workDirBelow(root, fd)
+	below, ok := workDirBelow(rootFD, rootPath, fd)
 	if err := r.move(fd, ""); err != nil {
 		return "", false
 	}
 	if ok && !r.inside { // a path from a folder below the root (git's way)
 		r.inside, r.stack = true, below
 	}
-	if _, _, err := r.resolve(dir, true); err != nil && !errors.Is(err, errOutside) {
+	if _, _, err := r.resolve(dir, true); err != nil && !errors.Is(err, ErrOutside) {
 		return "", false
 	}
 	if !r.inside {
@@ -286,12 +289,12 @@ func (root *Root) Relative(p string) (rel string, ok bool) {
 // working directory itself, by (dev, ino). ok is false otherwise (the
 // working directory is the root, or outside it, or the names lead
 // elsewhere): then the walk recognises the root only where it meets it.
-func workDirBelow(root *Root, cwd int) (names []string, ok bool) {
+func workDirBelow(rootFD int, rootPath string, cwd int) (names []string, ok bool) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return nil, false
 	}
-	top, err := filepath.Abs(root.Path)
+	top, err := filepath.Abs(rootPath)
 	if err == nil {
 		top, err = filepath.EvalSymlinks(top)
 	}
@@ -302,11 +305,11 @@ func workDirBelow(root *Root, cwd int) (names []string, ok bool) {
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
 		return nil, false
 	}
-	want, err := identOf(cwd)
+	want, err := fdIdent(cwd)
 	if err != nil {
 		return nil, false
 	}
-	r, err := newResolver(root, root.FD, "")
+	r, err := newResolver(rootFD, rootFD, "")
 	if err != nil {
 		return nil, false
 	}
@@ -321,7 +324,7 @@ func workDirBelow(root *Root, cwd int) (names []string, ok bool) {
 		r.close()
 		r.cur = fd
 	}
-	if got, err := identOf(r.cur); err != nil || got != want {
+	if got, err := fdIdent(r.cur); err != nil || got != want {
 		return nil, false
 	}
 	return splitPath(rel), true

@@ -8,9 +8,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 )
 
 // openDir opens the root-relative directory dir ("" for the root itself,

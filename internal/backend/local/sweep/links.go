@@ -7,9 +7,9 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 
 	"golang.org/x/sys/unix"
 )

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
 )
 
 // PrivatePrefix starts the name a file is held under, in its own

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/ident"
+	"github.com/plangate-gc/plangate-gc/internal/backend/local/ident"
 )
 
 // cnames holds one target's two names as the kernel takes them, in one
