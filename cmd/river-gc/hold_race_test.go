@@ -82,6 +82,12 @@ func startStopped(t *testing.T, bin, root, parent, name, when string, args ...st
 	if _, err := exec.LookPath("strace"); err != nil {
 		t.Skip("strace (which these tests stop a run with) is not installed")
 	}
+	if raceBuild {
+		// A race-built run under strace was seen resuming while the test
+		// acted (its stop is a tracer's, not a group stop, there); the
+		// plain go test ./... runs these tests.
+		t.Skip("strace's stop does not hold a race-built run; go test without -race runs this test")
+	}
 	in, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		t.Skipf("inotify (which these tests see a hold with) is not available: %v", err)
