@@ -35,7 +35,7 @@ const (
 
 // Ours reports whether rel (root-relative, NFC) is a name river gc keeps
 // a journal under: Path, AltPath, or one of them with ".unreadable-<n>"
-// (a journal set aside, Recovered.SetAside). Nothing may write over it.
+// (a journal set aside, Journals.SetAside). Nothing may write over it.
 func Ours(rel string) bool {
 	for _, p := range []string{Path, AltPath} {
 		n, ok := strings.CutPrefix(rel, p)
