@@ -79,16 +79,19 @@ func appendQuoted(b []byte, s string) []byte {
 // bareTag reports whether tag is written unquoted: one or more decimal
 // fields (an optional '-' and digits), one space apart.
 func bareTag(tag string) bool {
-	if tag == "" {
-		return false
-	}
-	for f := range strings.SplitSeq(tag, " ") {
-		f = strings.TrimPrefix(f, "-")
-		if f == "" || strings.Trim(f, "0123456789") != "" {
+	digits := false // the field so far has a digit
+	for i := 0; i < len(tag); i++ {
+		switch c := tag[i]; {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c == '-' && (i == 0 || tag[i-1] == ' '):
+		case c == ' ' && digits:
+			digits = false
+		default:
 			return false
 		}
 	}
-	return true
+	return digits
 }
 
 // parseIntent reads one intent line (without its newline): the op, a

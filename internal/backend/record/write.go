@@ -81,7 +81,10 @@ func (w *Writer) Intend(ctx context.Context, batch []Intent) error {
 	}
 	for len(lines) > 0 {
 		n := cut(lines, maxAppend-len(head)-len("run\n"))
-		body := append([]byte(head), lines[:n]...)
+		body := lines[:n]
+		if head != "" {
+			body = append([]byte(head), body...)
+		}
 		lines = lines[n:]
 		if err := w.append(ctx, body); err != nil {
 			return err

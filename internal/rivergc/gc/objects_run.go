@@ -78,30 +78,28 @@ func ProveConditions(ctx context.Context, b backend.Backend) error {
 // marks the prefix a root (RootMarker).
 func (t *objectTree) begin(ctx context.Context, cfg Config) (session, error) {
 	name := runName()
-	s := &objectSession{t: t}
-	probe := record.LeaseProbe{B: t.b, Key: LockKey}
-	if cfg.Mode != Force {
-		s.rec = newRunRecord(record.NewObjects(t.b, JournalDir, name), nil, probe, JournalDir)
-		return s, nil
-	}
-	lock, err := record.Acquire(ctx, t.b, LockKey, name, time.Now(), leaseTTL)
-	if err != nil {
-		var le *record.LockedError
-		if errors.As(err, &le) {
-			if h, ok := holderOf(le.Holder); ok {
-				return nil, &LockedError{Path: t.path, Holder: h, Known: true}
+	var lock record.Lock // none for a dry-run
+	if cfg.Mode == Force {
+		l, err := record.Acquire(ctx, t.b, LockKey, name, time.Now(), leaseTTL)
+		if err != nil {
+			var le *record.LockedError
+			if errors.As(err, &le) {
+				if h, ok := holderOf(le.Holder); ok {
+					return nil, &LockedError{Path: t.path, Holder: h, Known: true}
+				}
+				return nil, fmt.Errorf("lock %s: %w (%w)", t.path, fserr.ErrLocked, err)
 			}
-			return nil, fmt.Errorf("lock %s: %w (%w)", t.path, fserr.ErrLocked, err)
+			return nil, fmt.Errorf("lock %s: %w", t.path, err)
 		}
-		return nil, fmt.Errorf("lock %s: %w", t.path, err)
+		_, err = t.b.Put(ctx, RootMarker, []byte("river gc: this prefix is a River Review root\n"), backend.Cond{IfAbsent: true})
+		if err != nil && !errors.Is(err, backend.ErrChanged) {
+			l.Release(context.WithoutCancel(ctx)) //nolint:errcheck // a lock left behind expires with its lease
+			return nil, fmt.Errorf("root marker %s: %w", RootMarker, err)
+		}
+		lock = l
 	}
-	s.rec = newRunRecord(record.NewObjects(t.b, JournalDir, name), lock, probe, JournalDir)
-	_, err = t.b.Put(ctx, RootMarker, []byte("river gc: this prefix is a River Review root\n"), backend.Cond{IfAbsent: true})
-	if err != nil && !errors.Is(err, backend.ErrChanged) {
-		lock.Release(context.WithoutCancel(ctx)) //nolint:errcheck // a lock left behind expires with its lease
-		return nil, fmt.Errorf("root marker %s: %w", RootMarker, err)
-	}
-	return s, nil
+	journals := record.NewObjects(t.b, JournalDir, name)
+	return &objectSession{t: t, rec: newRunRecord(journals, lock, record.LeaseProbe{B: t.b, Key: LockKey}, JournalDir)}, nil
 }
 
 // objectSession is a run on a bucket root (SPEC Part H): its record on

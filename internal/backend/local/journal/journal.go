@@ -72,9 +72,16 @@ type identity struct {
 
 // parseTag reads a Tag.
 func parseTag(tag string) (id identity, ok bool) {
-	f := strings.Split(tag, " ")
-	if len(f) != 4 {
-		return id, false
+	var f [4]string
+	for i := range f {
+		if i < 3 {
+			var found bool
+			if f[i], tag, found = strings.Cut(tag, " "); !found {
+				return id, false
+			}
+		} else {
+			f[i] = tag
+		}
 	}
 	var err [4]error
 	id.dev, err[0] = strconv.ParseUint(f[0], 10, 64)

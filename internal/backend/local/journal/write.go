@@ -72,7 +72,10 @@ func (j *Journals) Append(_ context.Context, body []byte) (record.Unit, error) {
 		j.f = f
 	}
 	f := j.f
-	if err := f.write(append(f.head, body...)); err != nil {
+	if len(f.head) > 0 {
+		body = append(f.head, body...)
+	}
+	if err := f.write(body); err != nil {
 		return record.Unit{}, fserr.New(fserr.OpJournal, f.rel, err)
 	}
 	f.head = nil
