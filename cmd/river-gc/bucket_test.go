@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
@@ -255,7 +256,7 @@ func TestBucketLockIsExclusive(t *testing.T) {
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a", ".river/tmp/b.tmp": "b"})
 	b := bucketRoot(t, srv, root)
 	ctx := context.Background()
-	other, err := backend.Acquire(ctx, b, gc.LockKey, "ci-runner-7.4242.1700000000000000000", time.Now(), time.Hour)
+	other, err := record.Acquire(ctx, b, gc.LockKey, "ci-runner-7.4242.1700000000000000000", time.Now(), time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +266,7 @@ func TestBucketLockIsExclusive(t *testing.T) {
 		t.Fatalf("a held lock: exit %d, %d objects left, stderr %s\n%s", code, len(keysIn(t, srv, name, "r/.river/tmp/")), stderr, out)
 	}
 	other.Release(ctx) //nolint:errcheck // replaced by a stale lease next
-	if _, err := backend.Acquire(ctx, b, gc.LockKey, "dead-run", time.Now().Add(-2*time.Hour), time.Hour); err != nil {
+	if _, err := record.Acquire(ctx, b, gc.LockKey, "dead-run", time.Now().Add(-2*time.Hour), time.Hour); err != nil {
 		t.Fatal(err)
 	}
 	if _, stderr, code := runBucketGC(t, bucketEnv(srv), args...); code != 0 {
@@ -291,8 +292,8 @@ func TestBucketJournalNamesAKilledRun(t *testing.T) {
 	if len(objs) != 2 {
 		t.Fatalf("listed %d objects", len(objs))
 	}
-	j := backend.NewJournal(b, gc.JournalDir, "killed")
-	if err := j.Intend(ctx, []backend.Intent{{Op: "delete", Key: objs[0].Key, Tag: objs[0].Tag}, {Op: "delete", Key: objs[1].Key, Tag: objs[1].Tag}}); err != nil {
+	j := record.NewWriter(record.NewObjects(b, gc.JournalDir, "killed"), nil)
+	if err := j.Intend(ctx, []record.Intent{{Op: "delete", Key: objs[0].Key, Tag: objs[0].Tag}, {Op: "delete", Key: objs[1].Key, Tag: objs[1].Tag}}); err != nil {
 		t.Fatal(err)
 	}
 	b.Delete(ctx, objs[:1]) // the kill came after the first deletion

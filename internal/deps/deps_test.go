@@ -44,12 +44,13 @@ var allowed = map[string][]string{
 	"internal/rivergc/gitindex":    {"internal/backend/local/ident", "internal/eintr", "internal/fserr"},
 	"internal/rivergc/gc": {"internal/gitignore", "internal/eintr", "internal/fserr", "internal/backend/local/journal", "internal/rivergc/scan", "skill", "internal/backend/local/sweep", "internal/rivergc/entries", "internal/backend/local/rewrite", "internal/rfc3339",
 		"internal/backend", "internal/backend/local", // a bucket root runs through the backend seam (SPEC Part H); a directory root's descriptor calls are the local backend's (SPEC I1)
-		"internal/rivergc/plan"}, // a run writes or applies a reviewed plan (SPEC Part J)
+		"internal/backend/record", // one record, one recovery and one lock rule for every root (SPEC I2)
+		"internal/rivergc/plan"},  // a run writes or applies a reviewed plan (SPEC Part J)
 	// A reviewed plan (SPEC Part J) is data and its encoding: strings
 	// escaped as every record escapes them, the policy's numbers as given.
 	"internal/rivergc/plan":          {"render", "internal/jsonnum", "internal/rfc3339", "skill"},
 	"internal/backend/local/ident":   {"internal/eintr"},
-	"internal/backend/local/journal": {"internal/eintr", "internal/fserr"},
+	"internal/backend/local/journal": {"internal/backend/record", "internal/eintr", "internal/fserr"},
 	"internal/rivergc/outfile":       {"internal/backend/local/ident", "internal/rivergc/gc", "internal/backend/local/journal", "skill"},
 	"internal/rivergc/entries":       {"internal/rfc3339"},
 	"internal/backend/local/rewrite": {"internal/backend/local/ident", "internal/eintr", "internal/fserr"},
@@ -61,11 +62,15 @@ var allowed = map[string][]string{
 	// journal on those four); s3 is the bucket, on the AWS SDK; local is
 	// the directory root (opening, resolving beneath it, held run
 	// directories) with the descriptor protocol below it (sweep deletes,
-	// rewrite replaces, journal records, ident identifies); backendtest is
-	// the one suite both pass. Nothing here imports internal/rivergc.
+	// rewrite replaces, journal gives the record its primitives, ident
+	// identifies); record is the record over the seam (the journal's
+	// format, recovery, the lock rule: SPEC I2), each backend giving only
+	// primitives; backendtest is the one suite both pass. Nothing here
+	// imports internal/rivergc.
 	"internal/backend":             {},
+	"internal/backend/record":      {"internal/backend"},
 	"internal/backend/s3":          {"internal/backend"},
-	"internal/backend/backendtest": {"internal/backend"},
+	"internal/backend/backendtest": {"internal/backend", "internal/backend/record"},
 	"internal/backend/local":       {"internal/backend", "internal/eintr", "internal/fserr", "internal/backend/local/rewrite", "internal/backend/local/sweep"},
 	"cmd/river-gc": {"internal/backend", "internal/backend/s3", "internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/rivergc/plan", "internal/cliparse", "internal/progress", "internal/rfc3339",
 		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},

@@ -2,6 +2,7 @@ package s3test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -202,4 +203,30 @@ func IsCode(err error, codes ...string) bool {
 		}
 	}
 	return false
+}
+
+// ExpireLease rewrites the lease lock object at key (same holder) with a
+// lease that ran out a minute ago: what a killed run's lock looks like
+// once its lease has passed, so that the next run may know it is over.
+func (s *Server) ExpireLease(t testing.TB, bucket, key string) {
+	t.Helper()
+	ctx := context.Background()
+	out, err := s.Client().GetObject(ctx, &s3.GetObjectInput{Bucket: &bucket, Key: &key})
+	if err != nil {
+		t.Fatalf("the lock %s: %v", key, err)
+	}
+	var l struct {
+		Holder  string `json:"holder"`
+		Expires int64  `json:"expires"`
+	}
+	err = json.NewDecoder(out.Body).Decode(&l)
+	out.Body.Close()
+	if err != nil || l.Holder == "" {
+		t.Fatalf("the lock %s: %v (%+v)", key, err, l)
+	}
+	l.Expires = time.Now().Add(-time.Minute).Unix()
+	b, _ := json.Marshal(l)
+	if _, err := s.Client().PutObject(ctx, &s3.PutObjectInput{Bucket: &bucket, Key: &key, Body: strings.NewReader(string(b))}); err != nil {
+		t.Fatalf("the lock %s: %v", key, err)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 )
 
 // Run runs the suite over fresh, empty backends made by open.
@@ -149,48 +150,48 @@ func testDelete(t *testing.T, b backend.Backend) {
 
 func testLock(t *testing.T, b backend.Backend) {
 	now := time.Unix(2_000_000_000, 0)
-	l, err := backend.Acquire(ctx, b, "lock", "run-a", now, time.Minute)
+	l, err := record.Acquire(ctx, b, "lock", "run-a", now, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = backend.Acquire(ctx, b, "lock", "run-b", now.Add(30*time.Second), time.Minute)
-	var le *backend.LockedError
-	if !errors.As(err, &le) || le.Holder != "run-a" || !errors.Is(err, backend.ErrLocked) {
+	_, err = record.Acquire(ctx, b, "lock", "run-b", now.Add(30*time.Second), time.Minute)
+	var le *record.LockedError
+	if !errors.As(err, &le) || le.Holder != "run-a" || !errors.Is(err, record.ErrLocked) {
 		t.Fatalf("a second run locked a held lock: %v", err)
 	}
-	if held, err := backend.Held(ctx, b, "lock", now); !held || err != nil {
+	if held, err := held(b, "lock", now); !held || err != nil {
 		t.Errorf("Held = %v, %v on a live lease", held, err)
 	}
 	// The lease runs out: one run takes it over; the stale holder's
 	// renewal then fails, and its release leaves the new lock alone.
-	l2, err := backend.Acquire(ctx, b, "lock", "run-b", now.Add(2*time.Minute), time.Minute)
+	l2, err := record.Acquire(ctx, b, "lock", "run-b", now.Add(2*time.Minute), time.Minute)
 	if err != nil {
 		t.Fatalf("a stale lease was not taken over: %v", err)
 	}
-	if l2.Ended != "run-a" {
-		t.Errorf("the takeover names %q as ended, want run-a", l2.Ended)
+	if l2.Ended() != "run-a" {
+		t.Errorf("the takeover names %q as ended, want run-a", l2.Ended())
 	}
-	if err := l.Renew(ctx, now.Add(10*time.Second)); !errors.Is(err, backend.ErrLockLost) {
+	if err := l.Prove(ctx, now.Add(10*time.Second)); !errors.Is(err, record.ErrLockLost) {
 		t.Errorf("a lock taken over is lost, however fresh its lease: %v", err)
 	}
-	if err := l.Renew(ctx, now.Add(2*time.Minute)); !errors.Is(err, backend.ErrLockLost) {
+	if err := l.Prove(ctx, now.Add(2*time.Minute)); !errors.Is(err, record.ErrLockLost) {
 		t.Errorf("the stale holder renewed a lock it lost: %v", err)
 	}
-	if err := l2.Renew(ctx, now.Add(2*time.Minute+time.Second)); err != nil {
+	if err := l2.Prove(ctx, now.Add(2*time.Minute+time.Second)); err != nil {
 		t.Errorf("the holder's own fresh lock: %v", err)
 	}
 	l.Release(ctx) //nolint:errcheck // its own object is gone: nothing to release
-	if held, _ := backend.Held(ctx, b, "lock", now.Add(2*time.Minute)); !held {
+	if held, _ := held(b, "lock", now.Add(2*time.Minute)); !held {
 		t.Errorf("the stale holder's release removed the new holder's lock")
 	}
 	if err := l2.Release(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if held, _ := backend.Held(ctx, b, "lock", now); held {
+	if held, _ := held(b, "lock", now); held {
 		t.Errorf("the lock is held after its release")
 	}
 	// A lock object deleted by anyone (an operator, a sync tool) is lost.
-	l3, err := backend.Acquire(ctx, b, "lock", "run-c", now, time.Minute)
+	l3, err := record.Acquire(ctx, b, "lock", "run-c", now, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func testLock(t *testing.T, b backend.Backend) {
 	if err != nil || b.Delete(ctx, []backend.Object{obj})[0] != nil {
 		t.Fatalf("deleting the lock object: %v", err)
 	}
-	if err := l3.Renew(ctx, now.Add(time.Second)); !errors.Is(err, backend.ErrLockLost) {
+	if err := l3.Prove(ctx, now.Add(time.Second)); !errors.Is(err, record.ErrLockLost) {
 		t.Errorf("a deleted lock is not lost: %v", err)
 	}
 }
@@ -206,28 +207,29 @@ func testLock(t *testing.T, b backend.Backend) {
 func testJournal(t *testing.T, b backend.Backend) {
 	a, c := put(t, b, ".river/tmp/a", "a"), put(t, b, ".river/tmp/c", "c")
 	store := put(t, b, ".river/memory/index.json", "{}")
-	j := backend.NewJournal(b, "j/", "run1")
-	if err := j.Intend(ctx, []backend.Intent{{Op: "delete", Key: a.Key, Tag: a.Tag}, {Op: "delete", Key: c.Key, Tag: c.Tag}}); err != nil {
+	j := record.NewWriter(record.NewObjects(b, "j/", "run1"), nil)
+	if err := j.Intend(ctx, []record.Intent{{Op: "delete", Key: a.Key, Tag: a.Tag}, {Op: "delete", Key: c.Key, Tag: c.Tag}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Intend(ctx, []backend.Intent{{Op: "rewrite", Key: store.Key, Tag: store.Tag}}); err != nil {
+	if err := j.Intend(ctx, []record.Intent{{Op: "rewrite", Key: store.Key, Tag: store.Tag}}); err != nil {
 		t.Fatal(err)
 	}
 	b.Delete(ctx, []backend.Object{a}) // the killed run deleted a, not c
 	if _, err := b.Put(ctx, store.Key, []byte("[]"), backend.Cond{IfMatch: store.Tag}); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := backend.Recover(ctx, b, "j/", time.Now(), nil)
+	journals := record.NewObjects(b, "j/", "")
+	rec, err := record.Recover(ctx, journals, nil, nil, time.Now())
 	if err != nil || rec == nil {
 		t.Fatalf("Recover = %v, %v", rec, err)
 	}
-	if !slices.Equal(rec.Removed, []string{a.Key}) || !slices.Equal(rec.Rewritten, []string{store.Key}) || rec.Finished || len(rec.Objects) != 2 {
+	if !slices.Equal(rec.Removed, []string{a.Key}) || !slices.Equal(rec.Rewritten, []string{store.Key}) || rec.Finished || len(rec.Units) != 2 {
 		t.Errorf("recovered %+v; want removed [%s], rewritten [%s], unfinished, 2 objects", rec, a.Key, store.Key)
 	}
-	if err := backend.Remove(ctx, b, rec.Objects); err != nil {
+	if err := record.Discard(ctx, journals, rec, nil); err != nil {
 		t.Fatal(err)
 	}
-	if rec, err := backend.Recover(ctx, b, "j/", time.Now(), nil); rec != nil || err != nil {
+	if rec, err := record.Recover(ctx, journals, nil, nil, time.Now()); rec != nil || err != nil {
 		t.Errorf("after Remove: %+v, %v", rec, err)
 	}
 	testLiveJournal(t, b, c)
@@ -239,33 +241,47 @@ func testJournal(t *testing.T, b backend.Backend) {
 // batch of long keys is cut into objects recovery reads whole.
 func testLiveJournal(t *testing.T, b backend.Backend, c backend.Object) {
 	now := time.Now()
-	l, err := backend.Acquire(ctx, b, "jlock", "run2", now, time.Hour)
+	l, err := record.Acquire(ctx, b, "jlock", "run2", now, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Release(ctx) //nolint:errcheck // the test's own lock
-	j := backend.NewJournal(b, "j/", "run2")
-	j.Guard(l)
-	long := make([]backend.Intent, 2000)
+	journals := record.NewObjects(b, "j/", "run2")
+	j := record.NewWriter(journals, l)
+	long := make([]record.Intent, 2000)
 	for i := range long {
-		long[i] = backend.Intent{Op: "delete", Key: fmt.Sprintf("%s\x01%04d", strings.Repeat("\x02", 900), i), Tag: `"t"`}
+		long[i] = record.Intent{Op: "delete", Key: fmt.Sprintf("%s\x01%04d", strings.Repeat("\x02", 900), i), Tag: `"t"`}
 	}
-	if err := j.Intend(ctx, append(long, backend.Intent{Op: "delete", Key: c.Key, Tag: `"not c's tag"`})); err != nil {
+	if err := j.Intend(ctx, append(long, record.Intent{Op: "delete", Key: c.Key, Tag: `"not c's tag"`})); err != nil {
 		t.Fatal(err)
 	}
-	if len(j.Objects()) < 2 {
-		t.Errorf("%d journal objects for 7 MB of intents; want each bounded in bytes", len(j.Objects()))
+	if len(j.Units()) < 2 {
+		t.Errorf("%d journal objects for 7 MB of intents; want each bounded in bytes", len(j.Units()))
 	}
-	if rec, err := backend.Recover(ctx, b, "j/", now, nil); rec != nil || err != nil {
+	if rec, err := record.Recover(ctx, journals, nil, nil, now); rec != nil || err != nil {
 		t.Errorf("a live run's journal was recovered: %+v, %v", rec, err)
 	}
-	rec, err := backend.Recover(ctx, b, "j/", now, []string{"run2"})
+	rec, err := record.Recover(ctx, journals, nil, endedProbe("run2"), now)
 	if err != nil || rec == nil || len(rec.Unreadable) != 0 || len(rec.Removed) != len(long)+1 {
 		t.Fatalf("an ended run's journal: %v, %+v", err, rec)
 	}
-	if err := backend.Remove(ctx, b, rec.Objects); err != nil {
+	if err := record.Discard(ctx, journals, rec, nil); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// held reports whether a live lease is held at key (record.LeaseProbe).
+func held(b backend.Backend, key string, now time.Time) (bool, error) {
+	live, _, err := record.LeaseProbe{B: b, Key: key}.Probe(ctx, now)
+	return live, err
+}
+
+// endedProbe names one run as provably over (its stale lease taken
+// over), as the lock that took it over does.
+type endedProbe string
+
+func (e endedProbe) Probe(context.Context, time.Time) (bool, string, error) {
+	return false, string(e), nil
 }
 
 func testCanary(t *testing.T, b backend.Backend) {

@@ -11,6 +11,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -59,79 +60,53 @@ func (t *dirTree) kindAt(rel string) (fserr.Kind, error, bool) {
 
 func (t *dirTree) close() error { return t.root.Close() }
 
-// begin takes the root's flock for --force (sweep.Lock): a second run
-// beside a live one is refused, naming the holder the kernel tells.
+// begin takes the root's flock for --force (local.LockRoot): a second
+// run beside a live one is refused, naming the holder the kernel tells.
 func (t *dirTree) begin(_ context.Context, cfg Config) (session, error) {
-	s := &dirSession{t: t, jn: &runJournal{rootfd: t.fd()}, unlock: func() error { return nil }}
-	if cfg.Mode != Force {
-		return s, nil
+	var lock record.Lock
+	if cfg.Mode == Force {
+		l, err := local.LockRoot(t.fd())
+		if errors.Is(err, fserr.ErrLocked) {
+			le := &LockedError{Path: t.root.Path}
+			le.Holder, le.Known = sweep.LockHolder(t.fd())
+			return nil, le
+		}
+		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", t.root.Path, errors.Unwrap(err))
+		}
+		lock = l
 	}
-	unlock, err := sweep.Lock(t.fd())
-	if errors.Is(err, fserr.ErrLocked) {
-		le := &LockedError{Path: t.root.Path}
-		le.Holder, le.Known = sweep.LockHolder(t.fd())
-		return nil, le
-	}
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", t.root.Path, errors.Unwrap(err))
-	}
-	s.unlock = unlock
+	fd := t.fd()
+	s := &dirSession{t: t, jn: journal.New(fd, nil)}
+	s.rec = newRunRecord(s.jn, lock, local.FlockProbe{FD: fd}, journal.Path)
+	s.rec.removeTemps = func(temps []record.Intent) ([]string, error) { return journal.RemoveTemps(fd, temps) }
 	return s, nil
 }
 
-// dirSession is a run on a directory root.
+// dirSession is a run on a directory root: its record on the root's
+// journal file under the root's flock.
 type dirSession struct {
-	t      *dirTree
-	jn     *runJournal
-	found  []journal.Recovered
-	unlock func() error
+	t   *dirTree
+	jn  *journal.Journals
+	rec *runRecord
 }
 
 func (s *dirSession) restore(leftovers []string) sweep.Report {
 	return sweep.Restore(s.t.fd(), leftovers)
 }
 
-// recover reads the journals below the root (recoverJournals); a
-// --force run removes the temporary copies killed rewrites left, named
-// by their journals.
-func (s *dirSession) recover(_ context.Context, cfg Config, leftovers []string) (*Interrupted, []*fserr.Error, error) {
-	interrupted, found, rerr := recoverJournals(cfg, s.t.fd(), leftovers)
-	s.found = found
-	var errs []*fserr.Error
-	if cfg.Mode == Force && interrupted != nil && len(interrupted.Temps) > 0 {
-		// A killed rewrite's copy, named by its journal: ours, removed.
-		removed, terr := journal.RemoveTemps(s.t.fd(), found)
-		interrupted.Temps, interrupted.TempsRemoved = removed, true
-		errs = append(errs, fsErrors(terr)...)
-	}
-	for _, r := range found {
-		if r.Unreadable > 0 { // read as far as it goes, then set aside (decision 133)
-			errs = append(errs, fserr.New(fserr.OpJournal, r.Journal,
-				&fserr.UnreadableJournalError{Lines: r.Unreadable, SetAside: r.SetAside}))
-		}
-	}
-	if rerr != nil {
-		errs = append(errs, fsErrors(rerr)...)
-	}
-	return interrupted, errs, rerr
-}
-
-// fsErrors is the *fserr.Error values joined in err.
-func fsErrors(err error) []*fserr.Error {
-	var out []*fserr.Error
-	for _, e := range flatten(err) {
-		var fe *fserr.Error
-		if errors.As(e, &fe) {
-			out = append(out, fe)
-		}
-	}
-	return out
+// recover reads the journals below the root (runRecord.recover); held
+// are the leftovers still under their private names (a held directory's
+// files are there), where a journaled file may be.
+func (s *dirSession) recover(ctx context.Context, cfg Config, leftovers []string) (*Interrupted, []*fserr.Error, error) {
+	s.jn.Hold(heldNames(s.t.fd(), leftovers))
+	return s.rec.recover(ctx, cfg)
 }
 
 func (s *dirSession) change(context.Context) {}
 
 func (s *dirSession) delete(ctx context.Context, cfg Config, targets []sweep.Target, holds []string) (sweep.Report, bool) {
-	return deleteJournaled(ctx, cfg, s.jn, targets, holds), false
+	return deleteJournaled(ctx, cfg, s.t.fd(), s.rec, targets, holds), false
 }
 
 // rewrite replaces the store by identity (rewrite.Replace), its intent
@@ -139,13 +114,13 @@ func (s *dirSession) delete(ctx context.Context, cfg Config, targets []sweep.Tar
 // synced in the run's journal after the copy is written and before the
 // rename, so that the next run names a store a killed run may have
 // rewritten.
-func (s *dirSession) rewrite(_ context.Context, cfg Config, job rewriteJob) (int, error, bool) {
+func (s *dirSession) rewrite(ctx context.Context, cfg Config, job rewriteJob) (int, error, bool) {
 	var journalErr error
 	intend := func(temp, target string, cp rewrite.Ident) error {
-		in := journal.Intent{Op: journal.Rewrite, Path: target, Dev: job.ident.Dev, Ino: job.ident.Ino,
-			Size: job.ident.Size, MtimeNs: job.ident.MtimeNs}
-		tmp := journal.Intent{Op: journal.Temp, Path: temp, Dev: cp.Dev, Ino: cp.Ino, Size: cp.Size, MtimeNs: cp.MtimeNs}
-		if journalErr = s.jn.intend([]journal.Intent{in, tmp}); journalErr != nil {
+		id := job.ident
+		in := record.Intent{Op: record.Rewrite, Key: target, Tag: journal.Tag(id.Dev, id.Ino, id.Size, id.MtimeNs)}
+		tmp := record.Intent{Op: record.Temp, Key: temp, Tag: journal.Tag(cp.Dev, cp.Ino, cp.Size, cp.MtimeNs)}
+		if journalErr = s.rec.intend(context.WithoutCancel(ctx), []record.Intent{in, tmp}); journalErr != nil {
 			return journalErr
 		}
 		if cfg.Intend != nil {
@@ -158,12 +133,12 @@ func (s *dirSession) rewrite(_ context.Context, cfg Config, job rewriteJob) (int
 	// never held whole (decision 268).
 	err := rewrite.Replace(s.t.fd(), job.store.Path, job.ident, int64(kept), splicedCopy{job}, rewrite.Options{Intend: intend})
 	if err != nil && journalErr != nil {
-		err = &journalFailure{entry: journalError(journalErr, s.jn.rel(), job.count)}
+		err = &journalFailure{entry: s.rec.journalError(journalErr, job.count)}
 	}
 	return kept, err, false
 }
 
-func (s *dirSession) done(context.Context) { s.jn.done() }
+func (s *dirSession) done(ctx context.Context) { s.rec.done(ctx) }
 
 func (s *dirSession) removeRunDirs(dirs []runDir) (removed, stay []string) {
 	return removeRunDirs(s.t.fd(), dirs)
@@ -173,14 +148,4 @@ func (s *dirSession) warnings(Config, *Outcome) []Warning { return rootWarnings(
 
 func (s *dirSession) requests() map[string]int { return nil }
 
-func (s *dirSession) end(_ context.Context, commit bool) error {
-	var err error
-	switch {
-	case commit:
-		err = journal.Remove(s.t.fd(), s.found, s.jn.j)
-	case s.jn.j != nil:
-		s.jn.j.Close()
-	}
-	s.unlock() //nolint:errcheck // the kernel drops the lock at exit anyway
-	return err
-}
+func (s *dirSession) end(ctx context.Context, commit bool) error { return s.rec.end(ctx, commit) }

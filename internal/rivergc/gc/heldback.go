@@ -3,12 +3,15 @@
 package gc
 
 import (
+	"context"
 	"maps"
 	"path"
 	"slices"
+	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -40,13 +43,14 @@ func findHeld(cfg Config, fd int, leftovers []string, ex *excludeUse) (held []he
 	for _, l := range leftovers {
 		found[l] = struct{}{}
 	}
-	journal.Recover(fd, func(p string) []string { //nolint:errcheck // read again, and reported, by recoverJournals
+	journals := journal.New(fd, func(p string) []string {
 		for a := path.Dir(p); a != "."; a = path.Dir(a) {
 			ad, an := path.Split(a)
 			found[ad+sweep.PrivatePrefix+an] = struct{}{}
 		}
 		return nil
 	})
+	record.Recover(context.Background(), journals, nil, nil, time.Now()) //nolint:errcheck // read again, and reported, by the session's recover
 	if len(found) == 0 {
 		return nil, nil
 	}

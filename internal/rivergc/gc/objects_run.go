@@ -14,6 +14,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 )
 
@@ -73,70 +74,49 @@ func ProveConditions(ctx context.Context, b backend.Backend) error {
 }
 
 // begin takes the bucket's lock for --force: an object created only if
-// absent, naming this run and a lease (SPEC H4), and marks the prefix a
-// root (RootMarker).
+// absent, naming this run and a lease (SPEC H4, record.Acquire), and
+// marks the prefix a root (RootMarker).
 func (t *objectTree) begin(ctx context.Context, cfg Config) (session, error) {
 	name := runName()
-	s := &objectSession{t: t, jn: guardedJournal(t.b, name, nil)}
-	if cfg.Mode != Force {
-		return s, nil
-	}
-	lock, err := backend.Acquire(ctx, t.b, LockKey, name, time.Now(), leaseTTL)
-	if err != nil {
-		var le *backend.LockedError
-		if errors.As(err, &le) {
-			if h, ok := holderOf(le.Holder); ok {
-				return nil, &LockedError{Path: t.path, Holder: h, Known: true}
+	var lock record.Lock // none for a dry-run
+	if cfg.Mode == Force {
+		l, err := record.Acquire(ctx, t.b, LockKey, name, time.Now(), leaseTTL)
+		if err != nil {
+			var le *record.LockedError
+			if errors.As(err, &le) {
+				if h, ok := holderOf(le.Holder); ok {
+					return nil, &LockedError{Path: t.path, Holder: h, Known: true}
+				}
+				return nil, fmt.Errorf("lock %s: %w (%w)", t.path, fserr.ErrLocked, err)
 			}
-			return nil, fmt.Errorf("lock %s: %w (%w)", t.path, fserr.ErrLocked, err)
+			return nil, fmt.Errorf("lock %s: %w", t.path, err)
 		}
-		return nil, fmt.Errorf("lock %s: %w", t.path, err)
+		_, err = t.b.Put(ctx, RootMarker, []byte("river gc: this prefix is a River Review root\n"), backend.Cond{IfAbsent: true})
+		if err != nil && !errors.Is(err, backend.ErrChanged) {
+			l.Release(context.WithoutCancel(ctx)) //nolint:errcheck // a lock left behind expires with its lease
+			return nil, fmt.Errorf("root marker %s: %w", RootMarker, err)
+		}
+		lock = l
 	}
-	s.lock, s.jn = lock, guardedJournal(t.b, name, lock)
-	_, err = t.b.Put(ctx, RootMarker, []byte("river gc: this prefix is a River Review root\n"), backend.Cond{IfAbsent: true})
-	if err != nil && !errors.Is(err, backend.ErrChanged) {
-		lock.Release(context.WithoutCancel(ctx)) //nolint:errcheck // a lock left behind expires with its lease
-		return nil, fmt.Errorf("root marker %s: %w", RootMarker, err)
-	}
-	return s, nil
+	journals := record.NewObjects(t.b, JournalDir, name)
+	return &objectSession{t: t, rec: newRunRecord(journals, lock, record.LeaseProbe{B: t.b, Key: LockKey}, JournalDir)}, nil
 }
 
-// objectSession is a run on a bucket root (SPEC Part H): the lock, the
-// journal, the deletions and the rewrites made of conditional requests.
+// objectSession is a run on a bucket root (SPEC Part H): its record on
+// journal objects under a lease lock, the deletions and the rewrites
+// made of conditional requests.
 type objectSession struct {
 	t         *objectTree
-	jn        *backend.Journal
-	lock      *backend.Lock // nil for a dry-run
-	rec       *backend.Recovered
+	rec       *runRecord
 	versioned bool
 }
 
 // restore has nothing to do: a bucket holds nothing under private names.
 func (s *objectSession) restore([]string) sweep.Report { return sweep.Report{} }
 
-// recover reads the journal objects of killed runs (backend.Recover). In
-// a dry-run, journals under a live lease are a live run's, not an
-// interrupted one's.
+// recover reads the journal objects of killed runs (runRecord.recover).
 func (s *objectSession) recover(ctx context.Context, cfg Config, _ []string) (*Interrupted, []*fserr.Error, error) {
-	rec, rerr := backend.Recover(ctx, s.t.b, JournalDir, time.Now(), endedRuns(ctx, s.t.b, s.lock))
-	if rec != nil && cfg.Mode != Force {
-		if held, _ := backend.Held(ctx, s.t.b, LockKey, time.Now()); held {
-			rec = nil // a live run's journal, not an interrupted one's
-		}
-	}
-	s.rec = rec
-	var in *Interrupted
-	if rec != nil {
-		in = &Interrupted{Journals: []string{JournalDir}, Removed: rec.Removed, Rewritten: rec.Rewritten, Finished: rec.Finished}
-	}
-	var errs []*fserr.Error
-	if rerr != nil {
-		errs = append(errs, fserr.New(fserr.OpJournal, JournalDir, rerr))
-	}
-	for _, u := range unreadable(rec) { // read as far as it goes, then set aside (decision 287)
-		errs = append(errs, fserr.New(fserr.OpJournal, u.Object.Key, &fserr.UnreadableJournalError{Lines: u.Lines, SetAside: u.Aside}))
-	}
-	return in, errs, rerr
+	return s.rec.recover(ctx, cfg)
 }
 
 // change asks whether the bucket keeps versions (SPEC H5), before
@@ -146,7 +126,7 @@ func (s *objectSession) change(ctx context.Context) {
 }
 
 func (s *objectSession) delete(ctx context.Context, cfg Config, targets []sweep.Target, _ []string) (sweep.Report, bool) {
-	return deleteObjects(ctx, cfg, s.t, s.jn, targets)
+	return deleteObjects(ctx, cfg, s.t, s.rec, targets)
 }
 
 // rewrite writes the store back without its removed entries (SPEC D5 on
@@ -156,9 +136,8 @@ func (s *objectSession) delete(ctx context.Context, cfg Config, targets []sweep.
 func (s *objectSession) rewrite(ctx context.Context, cfg Config, job rewriteJob) (int, error, bool) {
 	rel := job.store.Path
 	tag := s.t.tags[rel]
-	if err := s.jn.Intend(ctx, []backend.Intent{{Op: "rewrite", Key: rel, Tag: tag}}); err != nil {
-		return 0, &journalFailure{entry: &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
-			Err: &fserr.NotJournaledError{Cause: err, NotAttempted: job.count}}}, lockLost(err)
+	if err := s.rec.intend(ctx, []record.Intent{{Op: record.Rewrite, Key: rel, Tag: tag}}); err != nil {
+		return 0, &journalFailure{entry: s.rec.journalError(err, job.count)}, lockLost(err)
 	}
 	kept := job.store.Splice(job.data, job.removed)
 	err := rewriteStore(context.WithoutCancel(ctx), s.t.b, rel, tag, kept)
@@ -169,9 +148,7 @@ func (s *objectSession) rewrite(ctx context.Context, cfg Config, job rewriteJob)
 	return len(kept), err, uncertain
 }
 
-func (s *objectSession) done(ctx context.Context) {
-	s.jn.Done(ctx) //nolint:errcheck // as on disk: the record comes next, then the journal goes
-}
+func (s *objectSession) done(ctx context.Context) { s.rec.done(ctx) }
 
 // removeRunDirs has nothing to remove: a prefix is no object of its own.
 func (s *objectSession) removeRunDirs([]runDir) (removed, stay []string) { return nil, nil }
@@ -194,59 +171,12 @@ func (s *objectSession) warnings(_ Config, out *Outcome) []Warning {
 
 func (s *objectSession) requests() map[string]int { return s.t.b.Requests() }
 
-// end removes this run's journal objects and the readable ones of killed
-// runs, and sets the unreadable ones aside, when commit; then releases
-// the lock.
-func (s *objectSession) end(ctx context.Context, commit bool) error {
-	var err error
-	if commit {
-		objs := s.jn.Objects()
-		if rec := s.rec; rec != nil {
-			objs = append(objs, slices.DeleteFunc(slices.Clone(rec.Objects), func(o backend.Object) bool {
-				return slices.ContainsFunc(rec.Unreadable, func(u backend.Unreadable) bool { return u.Object.Key == o.Key })
-			})...)
-		}
-		err = errors.Join(backend.Remove(ctx, s.t.b, objs), backend.SetAside(ctx, s.t.b, unreadable(s.rec)))
-	}
-	if s.lock != nil {
-		s.lock.Release(ctx) //nolint:errcheck // a lock left behind expires with its lease
-	}
-	return err
-}
-
-// guardedJournal is the run's journal; with a lock (--force), every
-// journal batch first proves the lock is still the run's (SPEC B8 5).
-func guardedJournal(b backend.Backend, run string, lock *backend.Lock) *backend.Journal {
-	jn := backend.NewJournal(b, JournalDir, run)
-	if lock != nil {
-		jn.Guard(lock)
-	}
-	return jn
-}
-
-// endedRuns names the runs provably over although their journals'
-// leases have not run out: the holder whose stale lease lock took over,
-// or, without a lock (a dry-run), the holder of a lease that has run out.
-func endedRuns(ctx context.Context, b backend.Backend, lock *backend.Lock) []string {
-	if lock != nil {
-		return []string{lock.Ended}
-	}
-	h, _ := backend.EndedHolder(ctx, b, LockKey, time.Now()) // unreadable: no run is known to be over
-	return []string{h}
-}
+func (s *objectSession) end(ctx context.Context, commit bool) error { return s.rec.end(ctx, commit) }
 
 // lockLost reports whether err is a journal write refused because the
 // run's lock is gone or another's: the run stops there and keeps its
 // journal, since another run may be deleting beside it.
-func lockLost(err error) bool { return errors.Is(err, backend.ErrLockLost) }
-
-// unreadable is rec's unreadable journal objects (none when rec is nil).
-func unreadable(rec *backend.Recovered) []backend.Unreadable {
-	if rec == nil {
-		return nil
-	}
-	return rec.Unreadable
-}
+func lockLost(err error) bool { return errors.Is(err, record.ErrLockLost) }
 
 // deleteObjects deletes the targets in journal batches: each batch is
 // named in one journal object (with the ETags judged) before any of its
@@ -260,7 +190,7 @@ func unreadable(rec *backend.Recovered) []backend.Unreadable {
 // finished whatever happens to ctx (SIGINT): a request cancelled in
 // flight may have been acted on. uncertain says that some delete failed
 // in a way that leaves its outcome unknown.
-func deleteObjects(ctx context.Context, cfg Config, t *objectTree, jn *backend.Journal, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
+func deleteObjects(ctx context.Context, cfg Config, t *objectTree, r *runRecord, targets []sweep.Target) (rep sweep.Report, uncertain bool) {
 	ts := slices.Clone(targets)
 	slices.SortStableFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
 	type sent struct {
@@ -303,14 +233,13 @@ func deleteObjects(ctx context.Context, cfg Config, t *objectTree, jn *backend.J
 		}
 		batch := ts[lo:min(lo+objectJournalBatch, len(ts))]
 		objs := make([]backend.Object, len(batch))
-		intents := make([]backend.Intent, len(batch))
+		intents := make([]record.Intent, len(batch))
 		for i, tg := range batch {
 			objs[i] = backend.Object{Key: tg.Path, Size: tg.Size, Tag: t.tags[tg.Path]}
-			intents[i] = backend.Intent{Op: "delete", Key: tg.Path, Tag: objs[i].Tag}
+			intents[i] = record.Intent{Op: record.Delete, Key: tg.Path, Tag: objs[i].Tag}
 		}
-		if err := jn.Intend(ctx, intents); err != nil {
-			rep.Errors = append(rep.Errors, &fserr.Error{Op: fserr.OpJournal, Path: JournalDir,
-				Err: &fserr.NotJournaledError{Cause: err, NotAttempted: len(ts) - lo}})
+		if err := r.intend(ctx, intents); err != nil {
+			rep.Errors = append(rep.Errors, r.journalError(err, len(ts)-lo))
 			uncertain = uncertain || lockLost(err)
 			break
 		}

@@ -5,13 +5,15 @@ package gc
 import (
 	"context"
 	"errors"
+	"io"
 	"path"
-	"slices"
 	"strings"
+	"time"
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 )
 
@@ -24,7 +26,8 @@ var journalBatch = 2048
 // from their intent journals (SPEC B4): every journaled file that is no
 // longer the file that was journaled.
 type Interrupted struct {
-	// Journals are the journals read (journal.Path, journal.AltPath).
+	// Journals are the journals read (on disk journal.Path and
+	// journal.AltPath, on a bucket its journal prefix), sorted.
 	Journals []string
 	// Removed and Rewritten are sorted and without repeats.
 	Removed, Rewritten []string
@@ -40,44 +43,121 @@ type Interrupted struct {
 	Finished bool
 }
 
-// recoverJournals reads the journals below the root. In a dry-run, a
-// journal whose run is alive (the lock is held by another process) is
-// not an interrupted run's and is not reported. held are the leftovers
-// still under their private names (a held directory's files are there).
-func recoverJournals(cfg Config, rootfd int, held []string) (*Interrupted, []journal.Recovered, error) {
-	found, err := journal.Recover(rootfd, heldNames(rootfd, held))
-	if cfg.Mode != Force && len(found) > 0 {
-		// Probed after reading: a run that started since holds the lock
-		// now and its journal is not a leftover. (One that started and
-		// ended in between is reported: an over-report, never an
-		// under-report.)
-		unlock, lerr := sweep.Lock(rootfd)
-		if errors.Is(lerr, fserr.ErrLocked) {
-			return nil, nil, err
+// runRecord is a run's record over the seam (package record, SPEC I2):
+// its root's journals, its lock (nil in a dry-run) or, without one, the
+// probe of the root's lock, the journal it writes, and what the journals
+// of killed runs said. A directory root and a bucket differ only in the
+// primitives they give it, chosen when the root is opened.
+type runRecord struct {
+	j     record.Journals
+	lock  record.Lock
+	probe record.Prober
+	w     *record.Writer
+	rec   *record.Recovered
+	// where names the journal in an errors[] entry whose failure names
+	// none (the bucket's journal prefix; on disk journal.Path).
+	where string
+	// removeTemps removes the temporary copies killed rewrites left, on a
+	// root whose rewrites make them (a directory); nil on one that makes
+	// none (a bucket).
+	removeTemps func([]record.Intent) ([]string, error)
+}
+
+// newRunRecord is the record of a run on j, guarded by lock (nil in a
+// dry-run, which asks probe instead).
+func newRunRecord(j record.Journals, lock record.Lock, probe record.Prober, where string) *runRecord {
+	return &runRecord{j: j, lock: lock, probe: probe, w: record.NewWriter(j, lock), where: where}
+}
+
+// recover reads the journals of killed runs (record.Recover): what they
+// did, the errors[] entries reading them gave (an unreadable journal is
+// read as far as it goes, then set aside: decisions 133, 287), and, when
+// one could not be read, why. A --force run removes the temporary copies
+// killed rewrites left, named by their journals.
+func (r *runRecord) recover(ctx context.Context, cfg Config) (*Interrupted, []*fserr.Error, error) {
+	rec, rerr := record.Recover(ctx, r.j, r.lock, r.probe, time.Now())
+	r.rec = rec
+	var errs []*fserr.Error
+	var in *Interrupted
+	if rec != nil {
+		in = &Interrupted{Journals: rec.Journals, Removed: rec.Removed, Rewritten: rec.Rewritten, Finished: rec.Finished}
+		for _, t := range rec.Temps {
+			in.Temps = append(in.Temps, t.Key)
 		}
-		if lerr == nil {
-			unlock() //nolint:errcheck // released at once
+		if cfg.Mode == Force && len(rec.Temps) > 0 && r.removeTemps != nil {
+			// A killed rewrite's copy, named by its journal: ours, removed.
+			removed, terr := r.removeTemps(rec.Temps)
+			in.Temps, in.TempsRemoved = removed, true
+			errs = append(errs, r.fsErrors(terr)...)
+		}
+		for _, u := range rec.Unreadable {
+			errs = append(errs, fserr.New(fserr.OpJournal, u.Unit.Name, &fserr.UnreadableJournalError{Lines: u.Lines, SetAside: u.Aside}))
 		}
 	}
-	if len(found) == 0 {
-		return nil, nil, err
+	return in, append(errs, r.fsErrors(rerr)...), rerr
+}
+
+// fsErrors is the failures joined in err as errors[] entries: an
+// *fserr.Error as it is, any other naming the journal.
+func (r *runRecord) fsErrors(err error) []*fserr.Error {
+	if err == nil {
+		return nil
 	}
-	in := &Interrupted{Finished: true}
-	for _, r := range found {
-		in.Journals = append(in.Journals, r.Journal)
-		in.Removed = append(in.Removed, r.Removed...)
-		in.Rewritten = append(in.Rewritten, r.Rewritten...)
-		in.Finished = in.Finished && r.Finished
-		for _, t := range r.Temps {
-			in.Temps = append(in.Temps, t.Path)
+	var out []*fserr.Error
+	for _, e := range flatten(err) {
+		var fe *fserr.Error
+		if !errors.As(e, &fe) {
+			fe = fserr.New(fserr.OpJournal, r.where, e)
 		}
+		out = append(out, fe)
 	}
-	slices.Sort(in.Temps)
-	in.Temps = slices.Compact(in.Temps)
-	slices.Sort(in.Removed)
-	slices.Sort(in.Rewritten)
-	in.Removed, in.Rewritten = slices.Compact(in.Removed), slices.Compact(in.Rewritten)
-	return in, found, err
+	return out
+}
+
+// intend journals the intents durably before any is acted on
+// (record.Writer.Intend).
+func (r *runRecord) intend(ctx context.Context, ins []record.Intent) error {
+	return r.w.Intend(ctx, ins)
+}
+
+// done tells the next run that the deletions and rewrites had ended. A
+// journal that cannot take it changes nothing (the record is written
+// next, then the journal removed), so its failure is not reported.
+func (r *runRecord) done(ctx context.Context) {
+	r.w.Done(ctx) //nolint:errcheck
+}
+
+// end removes the run's journals and those of killed runs when commit
+// (record.Discard), else keeps them for the next run; then releases the
+// lock.
+func (r *runRecord) end(ctx context.Context, commit bool) error {
+	var err error
+	if commit {
+		err = record.Discard(ctx, r.j, r.rec, r.w)
+	}
+	if c, ok := r.j.(io.Closer); ok {
+		c.Close() //nolint:errcheck // the journal stays in place
+	}
+	if r.lock != nil {
+		r.lock.Release(ctx) //nolint:errcheck // a flock goes with the process, a lease with its time
+	}
+	return err
+}
+
+// journalError is the errors[] entry of a journal that failed with
+// notAttempted deletions or rewrites left: named after the intent the
+// reader could not read back, or the journal that failed.
+func (r *runRecord) journalError(err error, notAttempted int) *fserr.Error {
+	rel := r.where
+	var fe *fserr.Error
+	var nj *record.NotJournalableError
+	switch {
+	case errors.As(err, &nj):
+		rel, err = nj.Key, fserr.ErrNotJournalable
+	case errors.As(err, &fe):
+		rel, err = fe.Path, fe.Err
+	}
+	return &fserr.Error{Op: fserr.OpJournal, Path: rel, Err: &fserr.NotJournaledError{Cause: err, NotAttempted: notAttempted}}
 }
 
 // heldNames says where a journaled file may be held: under its private
@@ -114,46 +194,6 @@ func heldNames(rootfd int, leftovers []string) func(p string) []string {
 	}
 }
 
-// runJournal is the run's one intent journal, shared by its deletions
-// and its rewrites and opened at the first intent, so that a run with
-// nothing to delete or rewrite creates none. A failure to open or write
-// it is kept: every later intent fails with it, so nothing is acted on
-// after a write that may have left a partial line.
-type runJournal struct {
-	rootfd int
-	j      *journal.Journal
-	err    error
-}
-
-// intend journals the intents durably (journal.Journal.Intend), opening
-// the journal first when this is the run's first intent.
-func (r *runJournal) intend(ins []journal.Intent) error {
-	if r.err == nil && r.j == nil {
-		r.j, r.err = journal.Open(r.rootfd)
-	}
-	if r.err == nil {
-		r.err = r.j.Intend(ins)
-	}
-	return r.err
-}
-
-// rel is the journal's name (journal.Path before it is opened).
-func (r *runJournal) rel() string {
-	if r.j != nil {
-		return r.j.Rel()
-	}
-	return journal.Path
-}
-
-// done tells the next run that the deletions and rewrites had ended. A
-// journal that cannot take it changes nothing (the record is written
-// next, then the journal removed), so its failure is not reported.
-func (r *runJournal) done() {
-	if r.j != nil && r.err == nil {
-		r.j.Done() //nolint:errcheck
-	}
-}
-
 // deleteJournaled deletes the targets in batches, each journaled and
 // synced before any of its files is touched (sweep.Options.Intend). The
 // next batches' intents are written and synced while the current batch is
@@ -165,31 +205,21 @@ func (r *runJournal) done() {
 // run is killed names files that are still there, which the next run
 // does not report. A journal that cannot be opened or written stops the
 // deletions there; the rest are counted in the journal error.
-func deleteJournaled(ctx context.Context, cfg Config, jn *runJournal, targets []sweep.Target, holds []string) sweep.Report {
-	var buf []journal.Intent
+func deleteJournaled(ctx context.Context, cfg Config, rootfd int, r *runRecord, targets []sweep.Target, holds []string) sweep.Report {
+	var buf []record.Intent
 	opts := sweep.Options{Batch: journalBatch, Hold: holds, Intend: func(batch []sweep.Target) error {
 		buf = buf[:0]
 		for _, t := range batch {
-			buf = append(buf, journal.Intent{Op: journal.Delete, Path: t.Path, Dev: t.Dev, Ino: t.Ino, Size: t.Size, MtimeNs: t.MtimeNs})
+			buf = append(buf, record.Intent{Op: record.Delete, Key: t.Path, Tag: journal.Tag(t.Dev, t.Ino, t.Size, t.MtimeNs)})
 		}
-		return jn.intend(buf)
+		return r.intend(context.WithoutCancel(ctx), buf)
 	}}
 	if cfg.Progress != nil {
 		opts.Progress = cfg.Progress
 	}
-	rep := sweep.Delete(ctx, jn.rootfd, targets, opts)
+	rep := sweep.Delete(ctx, rootfd, targets, opts)
 	if rep.IntendErr != nil {
-		rep.Errors = append(rep.Errors, journalError(rep.IntendErr, jn.rel(), rep.NotIntended))
+		rep.Errors = append(rep.Errors, r.journalError(rep.IntendErr, rep.NotIntended))
 	}
 	return rep
-}
-
-// journalError is the errors[] entry of a journal that failed with
-// notAttempted deletions left.
-func journalError(err error, rel string, notAttempted int) *fserr.Error {
-	var fe *fserr.Error
-	if errors.As(err, &fe) {
-		rel, err = fe.Path, fe.Err
-	}
-	return &fserr.Error{Op: fserr.OpJournal, Path: rel, Err: &fserr.NotJournaledError{Cause: err, NotAttempted: notAttempted}}
 }

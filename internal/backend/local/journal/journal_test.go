@@ -3,16 +3,87 @@
 package journal
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 )
+
+var ctx = context.Background()
+
+// Intent, and the ops and header, are the record's.
+type Intent = record.Intent
+
+const (
+	Delete  = record.Delete
+	Rewrite = record.Rewrite
+	Temp    = record.Temp
+	Header  = record.Header
+)
+
+// writer is a run's journal on the root as a --force run writes it.
+type writer struct {
+	*record.Writer
+	j *Journals
+}
+
+// Open opens the root's journal for a run (nothing is written before
+// its first Intend).
+func Open(fd int) (*writer, error) {
+	j := New(fd, nil)
+	return &writer{record.NewWriter(j, nil), j}, nil
+}
+
+// Intend journals a batch durably.
+func (w *writer) Intend(ins []Intent) error { return w.Writer.Intend(ctx, ins) }
+
+// Done appends "done".
+func (w *writer) Done() error { return w.Writer.Done(ctx) }
+
+// Rel is the journal's name.
+func (w *writer) Rel() string { return w.j.Rel() }
+
+// Close closes the journal, leaving it in place.
+func (w *writer) Close() error { return w.j.Close() }
+
+// recoverAt reads the root's journals as a --force run does.
+func recoverAt(fd int, held func(string) []string) (*record.Recovered, error) {
+	return record.Recover(ctx, New(fd, held), nil, nil, time.Now())
+}
+
+// discard removes (or sets aside) what rec read and what w wrote.
+func discard(fd int, rec *record.Recovered, w *writer) error {
+	j := New(fd, nil)
+	var rw *record.Writer
+	if w != nil {
+		j, rw = w.j, w.Writer
+		defer w.Close()
+	}
+	return record.Discard(ctx, j, rec, rw)
+}
+
+// lines is the number of unreadable lines rec counts, and the name its
+// first unreadable journal goes aside to.
+func lines(rec *record.Recovered) (n int, aside string) {
+	for _, u := range rec.Unreadable {
+		n += u.Lines
+		aside = u.Aside
+	}
+	return n, aside
+}
+
+// identityOf is the file's identity as an intent's tag.
+func identityOf(st *unix.Stat_t) string {
+	return Tag(uint64(st.Dev), st.Ino, st.Size, st.Mtim.Sec*1e9+st.Mtim.Nsec)
+}
 
 // tree makes a root with .river/tmp and returns it with an O_PATH
 // descriptor.
@@ -43,7 +114,7 @@ func intentOf(t *testing.T, root, rel string) Intent {
 	if err := unix.Lstat(p, &st); err != nil {
 		t.Fatal(err)
 	}
-	return Intent{Op: Delete, Path: rel, Dev: uint64(st.Dev), Ino: st.Ino, Size: st.Size, MtimeNs: st.Mtim.Sec*1e9 + st.Mtim.Nsec}
+	return Intent{Op: Delete, Key: rel, Tag: identityOf(&st)}
 }
 
 // TestRecoverNamesExactlyTheGoneFiles: names with a newline, a quote, a
@@ -72,14 +143,14 @@ func TestRecoverNamesExactlyTheGoneFiles(t *testing.T) {
 	os.Remove(filepath.Join(root, ".river/tmp/replaced"))
 	intentOf(t, root, ".river/tmp/replaced") // another inode, same name
 	j.Close()
-	got, err := Recover(fd, nil)
-	if err != nil || len(got) != 1 {
+	got, err := recoverAt(fd, nil)
+	if err != nil || got == nil || !slices.Equal(got.Journals, []string{Path}) {
 		t.Fatalf("Recover = %+v, %v", got, err)
 	}
 	want := append(slices.Clone(names[:5]), ".river/tmp/replaced")
 	slices.Sort(want)
-	if !slices.Equal(got[0].Removed, want) || got[0].Finished {
-		t.Errorf("Removed = %q (finished %v), want %q, not finished", got[0].Removed, got[0].Finished, want)
+	if !slices.Equal(got.Removed, want) || got.Finished {
+		t.Errorf("Removed = %q (finished %v), want %q, not finished", got.Removed, got.Finished, want)
 	}
 }
 
@@ -92,8 +163,8 @@ func TestTornLastLineIgnoredUnreadableSetAside(t *testing.T) {
 	root, fd := tree(t, ".river/tmp")
 	j := filepath.Join(root, Path)
 	os.WriteFile(j, []byte(Header+"\nrun\ndelete 1 2 3 4 \".river/tmp/x\"\ndelete 1 2"), 0o600)
-	got, err := Recover(fd, nil)
-	if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/x"}) || got[0].Unreadable != 0 || got[0].SetAside != "" {
+	got, err := recoverAt(fd, nil)
+	if n, aside := lines(got); err != nil || got == nil || !slices.Equal(got.Removed, []string{".river/tmp/x"}) || n != 0 || aside != "" {
 		t.Errorf("torn tail: %+v, %v", got, err)
 	}
 	os.WriteFile(filepath.Join(root, Path+".unreadable-1"), []byte("someone's"), 0o600)
@@ -109,13 +180,13 @@ func TestTornLastLineIgnoredUnreadableSetAside(t *testing.T) {
 	} {
 		body := c.body
 		os.WriteFile(j, []byte(body), 0o600)
-		got, err := Recover(fd, nil)
+		got, err := recoverAt(fd, nil)
 		want := Path + ".unreadable-2"
-		if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/x"}) || got[0].Unreadable != c.bad || got[0].Finished || got[0].SetAside != want {
+		if n, aside := lines(got); err != nil || got == nil || !slices.Equal(got.Removed, []string{".river/tmp/x"}) || n != c.bad || got.Finished || aside != want {
 			t.Errorf("%s: %+v, %v; want x read, %d lines unreadable, set aside as %s", name, got, err, c.bad, want)
 			continue
 		}
-		if err := Remove(fd, got, nil); err != nil {
+		if err := discard(fd, got, nil); err != nil {
 			t.Errorf("%s: Remove: %v", name, err)
 		}
 		if b, err := os.ReadFile(filepath.Join(root, want)); err != nil || string(b) != body {
@@ -139,20 +210,18 @@ func TestOpenNeverFollowsOrAdopts(t *testing.T) {
 	victim := filepath.Join(root, "victim")
 	os.WriteFile(victim, []byte("keep"), 0o644)
 	os.Symlink(victim, filepath.Join(root, Path))
-	if j, err := Open(fd); err == nil {
+	if j, _ := Open(fd); j.Intend([]Intent{{Op: Delete, Key: ".river/tmp/x", Tag: "1 2 3 4"}}) == nil {
 		j.Close()
 		t.Errorf("Open through a symlink succeeded")
 	}
-	if _, err := Recover(fd, nil); err == nil {
+	if _, err := recoverAt(fd, nil); err == nil {
 		t.Errorf("Recover read through a symlink without an error")
 	}
 	os.Remove(filepath.Join(root, Path))
 	os.Link(victim, filepath.Join(root, Path))
-	if j, err := Open(fd); !errors.Is(err, fserr.ErrLinked) {
-		if j != nil {
-			j.Close()
-		}
-		t.Errorf("Open of a hard-linked journal: %v, want ErrLinked", err)
+	if j, _ := Open(fd); !errors.Is(j.Intend([]Intent{{Op: Delete, Key: ".river/tmp/x", Tag: "1 2 3 4"}}), fserr.ErrLinked) {
+		j.Close()
+		t.Errorf("Open of a hard-linked journal: want ErrLinked")
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep" {
 		t.Errorf("victim changed: %q", b)
@@ -160,9 +229,9 @@ func TestOpenNeverFollowsOrAdopts(t *testing.T) {
 	os.Remove(filepath.Join(root, Path))
 	os.Remove(filepath.Join(root, ".river"))
 	os.Symlink("artifacts", filepath.Join(root, ".river"))
-	j, err := Open(fd)
-	if err != nil || j.Rel() != AltPath {
-		t.Fatalf("Open with a symlinked .river: %v, %v; want %s", j, err, AltPath)
+	j, _ := Open(fd)
+	if err := j.Intend([]Intent{{Op: Delete, Key: ".river/tmp/x", Tag: "1 2 3 4"}}); err != nil || j.Rel() != AltPath {
+		t.Fatalf("Open with a symlinked .river: %v, %v; want %s", j.Rel(), err, AltPath)
 	}
 	j.Close()
 	if _, err := os.Lstat(filepath.Join(root, "artifacts/gc-journal")); err == nil {
@@ -188,8 +257,8 @@ func TestAppendHeldAndRemove(t *testing.T) {
 	os.Rename(filepath.Join(root, ".river/tmp/a"), filepath.Join(root, ".river/tmp/.held.a"))
 	os.Remove(filepath.Join(root, ".river/tmp/b"))
 	held := func(p string) []string { return []string{filepath.Dir(p) + "/.held." + filepath.Base(p)} }
-	got, err := Recover(fd, held)
-	if err != nil || len(got) != 1 || !slices.Equal(got[0].Removed, []string{".river/tmp/b"}) || got[0].Finished {
+	got, err := recoverAt(fd, held)
+	if err != nil || got == nil || !slices.Equal(got.Removed, []string{".river/tmp/b"}) || got.Finished {
 		t.Fatalf("Recover = %+v, %v; want b only, not finished", got, err)
 	}
 	// A journal replaced since it was read is not ours to remove.
@@ -197,14 +266,14 @@ func TestAppendHeldAndRemove(t *testing.T) {
 	os.WriteFile(other, []byte(Header+"\n"), 0o600)
 	os.Rename(filepath.Join(root, Path), other+".old")
 	os.Rename(other, filepath.Join(root, Path))
-	if err := Remove(fd, got, nil); !errors.Is(err, fserr.ErrChanged) {
+	if err := discard(fd, got, nil); !errors.Is(err, fserr.ErrChanged) {
 		t.Errorf("Remove of a journal replaced since it was read: %v, want ErrChanged", err)
 	}
 	if _, err := os.Lstat(filepath.Join(root, Path)); err != nil {
 		t.Errorf("the replacement was removed: %v", err)
 	}
 	os.Rename(other+".old", filepath.Join(root, Path))
-	if err := Remove(fd, got, j2); err != nil {
+	if err := discard(fd, got, j2); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(root, Path)); err == nil {
@@ -246,12 +315,12 @@ func TestAppendAfterACutLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j.Intend([]Intent{{Op: Delete, Path: ".river/tmp/y", Dev: 1, Ino: 2}}); err != nil {
+	if err := j.Intend([]Intent{{Op: Delete, Key: ".river/tmp/y", Tag: "1 2 0 0"}}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
-	got, err := Recover(fd, nil)
-	if err != nil || len(got) != 1 || got[0].Unreadable != 0 || !slices.Equal(got[0].Removed, []string{".river/tmp/x", ".river/tmp/y"}) {
+	got, err := recoverAt(fd, nil)
+	if n, _ := lines(got); err != nil || got == nil || n != 0 || !slices.Equal(got.Removed, []string{".river/tmp/x", ".river/tmp/y"}) {
 		t.Errorf("Recover = %+v, %v; want x and y, nothing unreadable", got, err)
 	}
 }

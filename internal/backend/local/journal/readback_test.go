@@ -5,12 +5,15 @@ package journal
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 )
 
 // randomPath is a canonical root-relative path of random bytes (every
@@ -42,14 +45,28 @@ func randomPath(rng *rand.Rand) string {
 	return b.String()
 }
 
-// parsed reads a whole journal held in memory.
+// parsed reads a whole journal held in memory, as recovery reads a
+// disk journal (record.Parse with the disk's Valid).
 func parsed(t testing.TB, journal []byte) ([]Intent, bool, int) {
 	t.Helper()
-	ins, finished, bad, err := parse(bufio.NewReaderSize(bytes.NewReader(journal), 64<<10))
+	p, err := record.Parse(bufio.NewReaderSize(bytes.NewReader(journal), 64<<10), New(-1, nil).Valid)
 	if err != nil {
 		t.Fatalf("parse: %v", err)
 	}
-	return ins, finished, bad
+	return p.Intents, p.Runs > 0 && p.Runs == p.Done, p.Bad
+}
+
+// disk is a disk intent: its op, path and identity.
+func disk(op record.Op, p string, dev, ino uint64, size, mtime int64) Intent {
+	return Intent{Op: op, Key: p, Tag: Tag(dev, ino, size, mtime)}
+}
+
+// journalable reports whether the writer takes the intent (the line it
+// writes reads back: a known op, a canonical path, a line within
+// record.MaxLine).
+func journalable(in Intent) bool {
+	w, _ := Open(-1)
+	return !errors.Is(w.Writer.Intend(ctx, []Intent{in}), record.ErrNotJournalable)
 }
 
 // TestEveryWrittenLineReadsBack (property, SPEC B6): intents of random
@@ -62,13 +79,13 @@ func TestEveryWrittenLineReadsBack(t *testing.T) {
 	var want []Intent
 	longest := 0
 	for i := range 600 {
-		in := Intent{Op: Delete, Path: randomPath(rng), Dev: rng.Uint64(), Ino: rng.Uint64(), Size: rng.Int64() - rng.Int64(), MtimeNs: rng.Int64() - rng.Int64()}
+		in := disk(Delete, randomPath(rng), rng.Uint64(), rng.Uint64(), rng.Int64()-rng.Int64(), rng.Int64()-rng.Int64())
 		if i%3 == 0 {
 			in.Op = Rewrite
 		}
-		line := in.appendLine(nil)
-		if !in.journalable(len(line)) {
-			t.Fatalf("the writer refuses the canonical path %q (line of %d bytes)", in.Path, len(line))
+		line := record.AppendLine(nil, in)
+		if !journalable(in) {
+			t.Fatalf("the writer refuses the canonical path %q (line of %d bytes)", in.Key, len(line))
 		}
 		longest = max(longest, len(line))
 		journal = append(journal, line...)
@@ -92,19 +109,19 @@ func TestEveryWrittenLineReadsBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	found, err := Recover(fd, nil)
-	if err != nil || len(found) != 1 || found[0].Unreadable != 0 ||
-		!slices.Equal(slices.Concat(found[0].Removed, found[0].Rewritten), slices.Concat(filterOp(want, Delete), filterOp(want, Rewrite))) {
-		t.Fatalf("Recover through the file: %d journals, err %v", len(found), err)
+	found, err := recoverAt(fd, nil)
+	if n, _ := lines(found); err != nil || found == nil || n != 0 ||
+		!slices.Equal(slices.Concat(found.Removed, found.Rewritten), slices.Concat(filterOp(want, Delete), filterOp(want, Rewrite))) {
+		t.Fatalf("Recover through the file: %v journals, err %v", found != nil, err)
 	}
 }
 
 // filterOp is the sorted paths of the intents with op.
-func filterOp(ins []Intent, op Op) []string {
+func filterOp(ins []Intent, op record.Op) []string {
 	var ps []string
 	for _, in := range ins {
 		if in.Op == op {
-			ps = append(ps, in.Path)
+			ps = append(ps, in.Key)
 		}
 	}
 	slices.Sort(ps)
@@ -124,7 +141,7 @@ func TestLongPathsReadBackThroughTheFile(t *testing.T) {
 		for b.Len() < n {
 			b.WriteString("/\x01\xff\n\"\\" + strings.Repeat("\x7f", 200))
 		}
-		ins = append(ins, Intent{Op: Delete, Path: b.String(), Dev: 1, Ino: 2})
+		ins = append(ins, disk(Delete, b.String(), 1, 2, 0, 0))
 		want = append(want, b.String())
 	}
 	j, err := Open(fd)
@@ -135,32 +152,32 @@ func TestLongPathsReadBackThroughTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	got, err := Recover(fd, nil)
+	got, err := recoverAt(fd, nil)
 	slices.Sort(want)
-	if err != nil || len(got) != 1 || got[0].Unreadable != 0 || !slices.Equal(got[0].Removed, want) {
-		t.Fatalf("Recover: %d journals, err %v", len(got), err)
+	if n, _ := lines(got); err != nil || got == nil || n != 0 || !slices.Equal(got.Removed, want) {
+		t.Fatalf("Recover: %v journals, err %v", got != nil, err)
 	}
 }
 
 // TestWriterRefusesWhatTheReaderCannotRead: an intent the reader would
-// refuse (a path that is not canonical, a line beyond maxLine, an
+// refuse (a path that is not canonical, a line beyond MaxLine, an
 // unknown Op) fails Intend, and nothing of its batch reaches the file.
 func TestWriterRefusesWhatTheReaderCannotRead(t *testing.T) {
 	root, fd := tree(t, ".river/tmp")
-	good := Intent{Op: Delete, Path: ".river/tmp/ok"}
+	good := disk(Delete, ".river/tmp/ok", 0, 0, 0, 0)
 	for name, bad := range map[string]Intent{
-		"dot-dot":  {Op: Delete, Path: ".river/../x"},
-		"absolute": {Op: Delete, Path: "/etc/passwd"},
-		"NUL":      {Op: Delete, Path: ".river/tmp/a\x00b"},
-		"op":       {Op: "chmod", Path: ".river/tmp/x"},
-		"overlong": {Op: Delete, Path: ".river/tmp/" + strings.Repeat("\x01", maxLine/4)},
+		"dot-dot":  disk(Delete, ".river/../x", 0, 0, 0, 0),
+		"absolute": disk(Delete, "/etc/passwd", 0, 0, 0, 0),
+		"NUL":      disk(Delete, ".river/tmp/a\x00b", 0, 0, 0, 0),
+		"op":       disk("chmod", ".river/tmp/x", 0, 0, 0, 0),
+		"overlong": disk(Delete, ".river/tmp/"+strings.Repeat("\x01", record.MaxLine/4), 0, 0, 0, 0),
 	} {
 		j, err := Open(fd)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := j.Intend([]Intent{good, bad}); err == nil {
-			t.Errorf("%s: Intend took %q", name, bad.Path)
+			t.Errorf("%s: Intend took %q", name, bad.Key)
 		}
 		j.Close()
 		if b, _ := os.ReadFile(filepath.Join(root, Path)); bytes.Contains(b, []byte("ok")) {
@@ -177,11 +194,11 @@ func FuzzIntentLine(f *testing.F) {
 	f.Add([]byte(".river/tmp/\xff\x01\"\\"), uint64(0), uint64(1<<63), int64(-1), int64(1<<62))
 	f.Add([]byte("../x"), uint64(1), uint64(1), int64(0), int64(0))
 	f.Fuzz(func(t *testing.T, p []byte, dev, ino uint64, size, mtime int64) {
-		in := Intent{Op: Delete, Path: string(p), Dev: dev, Ino: ino, Size: size, MtimeNs: mtime}
-		line := in.appendLine(nil)
+		in := disk(Delete, string(p), dev, ino, size, mtime)
+		line := record.AppendLine(nil, in)
 		journal := append(append([]byte(Header+"\nrun\n"), line...), "done\n"...)
 		got, _, bad := parsed(t, journal)
-		if in.journalable(len(line)) {
+		if journalable(in) {
 			if bad != 0 || len(got) != 1 || got[0] != in {
 				t.Fatalf("written %+v, read %+v (%d unreadable)", in, got, bad)
 			}
@@ -194,29 +211,29 @@ func FuzzIntentLine(f *testing.F) {
 // with the check that the reader takes it back (what Intend does), and
 // reading it back, for a typical 60-byte path.
 func BenchmarkIntentLine(b *testing.B) {
-	in := Intent{Op: Delete, Path: ".river/tmp/run-20261201/review-artifact-000123.json", Dev: 2049, Ino: 1234567, Size: 4096, MtimeNs: 1764374400123456789}
+	in := disk(Delete, ".river/tmp/run-20261201/review-artifact-000123.json", 2049, 1234567, 4096, 1764374400123456789)
+	valid := New(-1, nil).Valid
 	buf := make([]byte, 0, 256)
 	b.Run("write", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			buf = in.appendLine(buf[:0])
+			buf = record.AppendLine(buf[:0], in)
 		}
 	})
 	b.Run("write+check", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			buf = in.appendLine(buf[:0])
-			if !in.journalable(len(buf)) {
+			buf = record.AppendLine(buf[:0], in)
+			if !valid(in) || len(buf) > record.MaxLine {
 				b.Fatal("refused")
 			}
 		}
 	})
-	line := string(in.appendLine(nil))
-	line = line[:len(line)-1]
+	journal := append([]byte(Header+"\n"), record.AppendLine(nil, in)...)
 	b.Run("read", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, ok := parseIntent(line); !ok {
+			if p, _ := record.Parse(bufio.NewReader(bytes.NewReader(journal)), valid); len(p.Intents) != 1 {
 				b.Fatal("unreadable")
 			}
 		}

@@ -29,28 +29,28 @@ func TestTempsRemovedOnlyWhenStillOurs(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	p := filepath.Join(root, theirs.Path)
+	p := filepath.Join(root, theirs.Key)
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, []byte("y"), 0o644); err != nil { // another inode, same name and size
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(root, gone.Path)); err != nil {
+	if err := os.Remove(filepath.Join(root, gone.Key)); err != nil {
 		t.Fatal(err)
 	}
-	found, err := Recover(fd, nil)
-	if err != nil || len(found) != 1 {
+	found, err := recoverAt(fd, nil)
+	if err != nil || found == nil {
 		t.Fatalf("Recover = %+v, %v", found, err)
 	}
-	if r := found[0]; len(r.Temps) != 1 || r.Temps[0].Path != ours.Path || len(r.Removed)+len(r.Rewritten) != 0 {
+	if r := found; len(r.Temps) != 1 || r.Temps[0].Key != ours.Key || len(r.Removed)+len(r.Rewritten) != 0 {
 		t.Fatalf("Recover = %+v", r)
 	}
-	removed, err := RemoveTemps(fd, found)
-	if err != nil || !slices.Equal(removed, []string{ours.Path}) {
+	removed, err := RemoveTemps(fd, found.Temps)
+	if err != nil || !slices.Equal(removed, []string{ours.Key}) {
 		t.Fatalf("RemoveTemps = %v, %v", removed, err)
 	}
-	if _, err := os.Lstat(filepath.Join(root, ours.Path)); !os.IsNotExist(err) {
+	if _, err := os.Lstat(filepath.Join(root, ours.Key)); !os.IsNotExist(err) {
 		t.Errorf("our copy is still there: %v", err)
 	}
 	if b, err := os.ReadFile(p); err != nil || string(b) != "y" {

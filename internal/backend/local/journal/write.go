@@ -3,43 +3,113 @@
 package journal
 
 import (
+	"context"
 	"errors"
 	"path"
 	"strconv"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/record"
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 )
 
-// Journal is an open intent journal of the running --force run. Its
+// Journals are the journals beneath one root (record.Journals). Their
 // methods are not safe for concurrent use.
-type Journal struct {
+type Journals struct {
+	rootfd int
+	held   func(path string) []string
+	f      *file // this run's journal, opened at its first Append
+}
+
+// New returns the journals beneath the root rootfd. held, when not nil,
+// names the other paths a file may be held under by a killed deletion
+// (its private name, or its place in a directory held whole): a
+// journaled file found at one of them is unchanged. The caller holds the
+// root's lock before it appends.
+func New(rootfd int, held func(path string) []string) *Journals {
+	return &Journals{rootfd: rootfd, held: held}
+}
+
+// Hold sets where a killed deletion may hold a file (New's held).
+func (j *Journals) Hold(held func(path string) []string) { j.held = held }
+
+// file is this run's open journal.
+type file struct {
 	rel    string // Path or AltPath
 	dirfd  int    // the journal's directory, O_RDONLY (fsync needs it)
 	fd     int    // the journal, O_WRONLY|O_APPEND (O_RDWR for one appended to)
 	synced bool   // the directory entry has been fsynced
-	buf    []byte // "run" (and the header) not yet written
+	head   []byte // the header, or the '\n' ending a cut line, not yet written
+	tag    string // "<dev> <ino>"
 }
 
-// Open opens the root's journal for appending, creating it (O_EXCL, mode
-// 0600) when absent, at Path when .river is a directory of the root (not
-// a symlink to one) that river gc may write in, else at AltPath. An
-// existing journal is appended to (a killed run's intents stay until the
-// record of this run is written) if it is a regular file with one link;
-// anything else is refused. The caller holds the root's lock. Nothing is
-// written to the disk before the first Intend. Errors are *fserr.Error
-// with Op fserr.OpJournal.
-func Open(rootfd int) (*Journal, error) {
-	j, moveOn, err := openAt(rootfd, Path)
-	if moveOn {
-		j, _, err = openAt(rootfd, AltPath)
+// Valid accepts an intent with a canonical path and an identity tag.
+func (j *Journals) Valid(in record.Intent) bool {
+	_, ok := parseTag(in.Tag)
+	return ok && canonical(in.Key)
+}
+
+// Append appends body to the root's journal and makes it durable
+// (fdatasync, and the directory's entry once for a new journal) before
+// it returns, opening the journal at the first append: at Path when
+// .river is a directory of the root (not a symlink to one) that river gc
+// may write in, else at AltPath, created (O_EXCL, mode 0600) when absent.
+// An existing journal is appended to (a killed run's intents stay until
+// the record of this run is written) if it is a regular file with one
+// link; anything else is refused. Errors are *fserr.Error with Op
+// fserr.OpJournal.
+func (j *Journals) Append(_ context.Context, body []byte) (record.Unit, error) {
+	if j.f == nil {
+		f, moveOn, err := openAt(j.rootfd, Path)
+		if moveOn {
+			f, _, err = openAt(j.rootfd, AltPath)
+		}
+		if err != nil {
+			return record.Unit{}, err
+		}
+		j.f = f
 	}
-	if err != nil {
-		return nil, err
+	f := j.f
+	if len(f.head) > 0 {
+		body = append(f.head, body...)
 	}
-	return j, nil
+	if err := f.write(body); err != nil {
+		return record.Unit{}, fserr.New(fserr.OpJournal, f.rel, err)
+	}
+	f.head = nil
+	return unit(f.rel, f.tag), nil
+}
+
+// Rel is the name of this run's journal (Path before it is opened).
+func (j *Journals) Rel() string {
+	if j.f != nil {
+		return j.f.rel
+	}
+	return Path
+}
+
+// Close closes this run's journal, leaving it in place.
+func (j *Journals) Close() error {
+	if j.f == nil {
+		return nil
+	}
+	err := unix.Close(j.f.fd)
+	unix.Close(j.f.dirfd)
+	j.f = nil
+	return err
+}
+
+// unit is the journal rel with the identity tag ("<dev> <ino>"): every
+// run appends to it, so it is one unit of its own.
+func unit(rel, tag string) record.Unit {
+	return record.Unit{Name: rel, Run: rel, Journal: rel, Tag: tag}
+}
+
+// fileTag is the "<dev> <ino>" tag of st.
+func fileTag(st *unix.Stat_t) string {
+	return strconv.FormatUint(uint64(st.Dev), 10) + " " + strconv.FormatUint(st.Ino, 10)
 }
 
 // errnoIn reports whether err is one of errnos.
@@ -56,21 +126,24 @@ func errnoIn(err error, errnos ...unix.Errno) bool {
 // moveOn says the failure lets the journal go elsewhere: no real
 // directory for it, or one river gc may not create a file in (a file of
 // another kind at the journal's name is refused, not avoided).
-func openAt(rootfd int, rel string) (_ *Journal, moveOn bool, _ error) {
+func openAt(rootfd int, rel string) (_ *file, moveOn bool, _ error) {
 	dirfd, err := eintr.Value(func() (int, error) {
 		return unix.Openat(rootfd, path.Dir(rel), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	})
 	if err != nil {
 		return nil, errnoIn(err, unix.ENOENT, unix.ENOTDIR, unix.ELOOP), fserr.New(fserr.OpJournal, rel, err)
 	}
-	j := &Journal{rel: rel, dirfd: dirfd, fd: -1}
+	f := &file{rel: rel, dirfd: dirfd, fd: -1}
 	base := path.Base(rel)
 	fd, err := eintr.Value(func() (int, error) {
 		return unix.Openat(dirfd, base, unix.O_WRONLY|unix.O_APPEND|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
 	})
 	if err == nil {
-		j.fd, j.buf = fd, append([]byte(Header+"\n"), "run\n"...)
-		return j, false, nil
+		f.fd, f.head = fd, []byte(record.Header+"\n")
+		if err = f.identify(); err == nil {
+			return f, false, nil
+		}
+		unix.Close(fd)
 	}
 	if errnoIn(err, unix.EACCES, unix.EPERM, unix.EROFS) {
 		unix.Close(dirfd)
@@ -90,15 +163,28 @@ func openAt(rootfd int, rel string) (_ *Journal, moveOn bool, _ error) {
 			// A killed run's write cut short ends the file without '\n':
 			// the "run" of this one starts a line of its own, and the
 			// reader knows the cut line by the "run" after it.
-			j.fd, j.buf, j.synced = fd, []byte("run\n"), true
+			f.fd, f.synced = fd, true
 			if torn {
-				j.buf = []byte("\nrun\n")
+				f.head = []byte("\n")
 			}
-			return j, false, nil
+			if err = f.identify(); err == nil {
+				return f, false, nil
+			}
+			unix.Close(fd)
 		}
 	}
 	unix.Close(dirfd)
 	return nil, false, fserr.New(fserr.OpJournal, rel, err)
+}
+
+// identify sets the file's tag.
+func (f *file) identify() error {
+	var st unix.Stat_t
+	if err := unix.Fstat(f.fd, &st); err != nil {
+		return err
+	}
+	f.tag = fileTag(&st)
+	return nil
 }
 
 // checkOurs accepts a descriptor of a regular file with one link, and
@@ -125,152 +211,23 @@ func checkOurs(fd int) (torn bool, _ error) {
 	return last[0] != '\n', nil
 }
 
-// Rel is the journal's root-relative name.
-func (j *Journal) Rel() string { return j.rel }
-
-// Intend appends the intents and makes them durable (fdatasync, and the
-// directory's entry once for a new journal) before it returns: the caller
-// acts on none of them unless it returns nil. A batch with an intent the
-// reader could not read back (fserr.ErrNotJournalable: an unknown Op, a
-// path that is not canonical, a line beyond maxLine) is written not at
-// all.
-func (j *Journal) Intend(batch []Intent) error {
-	b := j.buf
-	for _, in := range batch {
-		n := len(b)
-		b = in.appendLine(b)
-		if !in.journalable(len(b) - n) {
-			return fserr.New(fserr.OpJournal, in.Path, fserr.ErrNotJournalable)
-		}
-	}
-	j.buf = nil
-	return j.write(b)
-}
-
-// Done appends "done": the run's deletions and rewrites have ended.
-func (j *Journal) Done() error { return j.write(append(j.buf, "done\n"...)) }
-
 // write appends b whole and syncs.
-func (j *Journal) write(b []byte) error {
+func (f *file) write(b []byte) error {
 	for len(b) > 0 {
-		n, err := eintr.Value(func() (int, error) { return unix.Write(j.fd, b) })
+		n, err := eintr.Value(func() (int, error) { return unix.Write(f.fd, b) })
 		if err != nil {
-			return fserr.New(fserr.OpJournal, j.rel, err)
+			return err
 		}
 		b = b[n:]
 	}
-	if err := eintr.Retry(func() error { return unix.Fdatasync(j.fd) }); err != nil {
-		return fserr.New(fserr.OpJournal, j.rel, err)
+	if err := eintr.Retry(func() error { return unix.Fdatasync(f.fd) }); err != nil {
+		return err
 	}
-	if !j.synced {
-		if err := eintr.Retry(func() error { return unix.Fsync(j.dirfd) }); err != nil {
-			return fserr.New(fserr.OpJournal, j.rel, err)
+	if !f.synced {
+		if err := eintr.Retry(func() error { return unix.Fsync(f.dirfd) }); err != nil {
+			return err
 		}
-		j.synced = true
+		f.synced = true
 	}
 	return nil
-}
-
-// Close closes the journal, leaving it in place.
-func (j *Journal) Close() error {
-	err := unix.Close(j.fd)
-	unix.Close(j.dirfd)
-	return err
-}
-
-// Remove deletes the journal files Recover found and this one (j may be
-// nil), each only if it is still the file that was read or written
-// (same device and inode): call it after the run's record is written. A
-// found journal with Unreadable lines is moved to its SetAside name
-// instead (never over another file), this run's lines appended to it
-// included: the record names what could be read, the file keeps the rest.
-func Remove(rootfd int, found []Recovered, j *Journal) error {
-	var errs []error
-	aside := map[string]string{}
-	for _, r := range found {
-		if r.Unreadable > 0 {
-			aside[r.Journal] = r.SetAside
-			if r.SetAside == "" { // no name free: kept where it is
-				aside[r.Journal] = "\x00"
-			}
-		}
-	}
-	if j != nil {
-		var st unix.Stat_t
-		err := unix.Fstat(j.fd, &st)
-		if err == nil {
-			err = removeIf(rootfd, j.rel, uint64(st.Dev), st.Ino, aside[j.rel])
-		}
-		if err != nil {
-			errs = append(errs, fserr.New(fserr.OpJournal, j.rel, err))
-		}
-		j.Close()
-	}
-	for _, r := range found {
-		if j != nil && r.Journal == j.rel {
-			continue
-		}
-		if err := removeIf(rootfd, r.Journal, r.dev, r.ino, aside[r.Journal]); err != nil {
-			errs = append(errs, fserr.New(fserr.OpJournal, r.Journal, err))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// removeIf unlinks rel if it is the file (dev, ino), or renames it to
-// aside (root-relative, in the same directory) when that is not empty; a
-// file already gone is fine.
-func removeIf(rootfd int, rel string, dev, ino uint64, aside string) error {
-	dirfd, err := eintr.Value(func() (int, error) {
-		return unix.Openat(rootfd, path.Dir(rel), unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	})
-	if err != nil {
-		return err
-	}
-	defer unix.Close(dirfd)
-	var st unix.Stat_t
-	switch err := unix.Fstatat(dirfd, path.Base(rel), &st, unix.AT_SYMLINK_NOFOLLOW); {
-	case errors.Is(err, unix.ENOENT):
-		return nil
-	case err != nil:
-		return err
-	case uint64(st.Dev) != dev || st.Ino != ino:
-		return fserr.ErrChanged
-	}
-	if aside == "\x00" {
-		return fserr.ErrNameTaken
-	}
-	if aside != "" {
-		return eintr.Retry(func() error {
-			return unix.Renameat2(dirfd, path.Base(rel), dirfd, path.Base(aside), unix.RENAME_NOREPLACE)
-		})
-	}
-	err = eintr.Retry(func() error { return unix.Unlinkat(dirfd, path.Base(rel), 0) })
-	if errors.Is(err, unix.ENOENT) {
-		return nil
-	}
-	return err
-}
-
-// freeAside is the first name "<rel>.unreadable-<n>" (n from 1) that no
-// entry of rel's directory has, or "" when none of the first 1,000 is
-// free or the directory cannot be read.
-func freeAside(rootfd int, rel string) string {
-	dirfd, err := eintr.Value(func() (int, error) {
-		return unix.Openat(rootfd, path.Dir(rel), unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	})
-	if err != nil {
-		return ""
-	}
-	defer unix.Close(dirfd)
-	for n := 1; n <= 1000; n++ {
-		name := rel + ".unreadable-" + strconv.Itoa(n)
-		var st unix.Stat_t
-		if err := unix.Fstatat(dirfd, path.Base(name), &st, unix.AT_SYMLINK_NOFOLLOW); errors.Is(err, unix.ENOENT) {
-			return name
-		} else if err != nil {
-			return ""
-		}
-	}
-	return ""
 }

@@ -1,7 +1,6 @@
 package faulttest
 
 import (
-	"encoding/json"
 	"slices"
 	"syscall"
 	"testing"
@@ -108,21 +107,11 @@ func TestKilledDuringABatchIsNamedByTheNextRun(t *testing.T) {
 	}
 }
 
-// expireLease rewrites the lock object (same holder) with a lease that
-// ran out a minute ago: what the killed run's lock looks like once its
-// 15 minutes have passed.
+// expireLease makes the killed run's lock look as it does once its 15
+// minutes have passed (s3test.Server.ExpireLease).
 func expireLease(t *testing.T, f *fixture) {
 	t.Helper()
-	var l struct {
-		Holder  string `json:"holder"`
-		Expires int64  `json:"expires"`
-	}
-	if err := json.Unmarshal([]byte(get(t, f, ".river/gc-lock")), &l); err != nil || l.Holder == "" {
-		t.Fatalf("the killed run's lock: %v (%+v)", err, l)
-	}
-	l.Expires = time.Now().Add(-time.Minute).Unix()
-	b, _ := json.Marshal(l)
-	put(t, f, ".river/gc-lock", string(b))
+	f.srv.ExpireLease(t, f.bucket, prefix+".river/gc-lock")
 }
 
 // TestKilledAfterItsJournalDeletesNothingUnnamed: killed when its intent

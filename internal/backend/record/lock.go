@@ -1,4 +1,4 @@
-package backend
+package record
 
 import (
 	"context"
@@ -6,7 +6,36 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/plangate-gc/plangate-gc/internal/backend"
 )
+
+// Lock is a run's exclusive hold on its root, as the lock rule needs it
+// (package doc). A disk's is a flock on the root directory, which the
+// kernel releases when the process ends; a bucket's is a lease object
+// (LeaseLock).
+type Lock interface {
+	// Prove shows that the lock is still this run's, and extends its
+	// lease, before every journal batch (Writer.Intend): ErrLockLost when
+	// it is not, and then the run stops and keeps its journal.
+	Prove(ctx context.Context, now time.Time) error
+	// Lease is when the lease last proven ends (Unix seconds), written
+	// in each journal batch; 0 for a lock without a lease, which ends
+	// with the process that holds it (a flock).
+	Lease() int64
+	// Ended names the holder whose lease had run out when this lock was
+	// taken over from it ("" when none): that run is provably over.
+	Ended() string
+	// Release gives the lock up, if it is still this run's.
+	Release(ctx context.Context) error
+}
+
+// Prober tells, without taking it, about a root's lock: whether a live
+// run holds it, and the holder whose lease has run out ("" when none): a
+// dry-run's view of which runs are provably over.
+type Prober interface {
+	Probe(ctx context.Context, now time.Time) (live bool, ended string, err error)
+}
 
 // LockedError means another run holds the lock: Holder names it, and its
 // lease runs until Expires (Unix seconds).
@@ -35,22 +64,19 @@ type lease struct {
 // maxLeaseBytes bounds how much of a lock object is read.
 const maxLeaseBytes = 4096
 
-// Lock is a run's exclusive lock on a store without descriptors (SPEC
-// H4): an object created only if absent, naming its holder and a lease.
-// A lease that has run out is taken over only by a conditional write on
-// the tag read, so two runs that find the same stale lease cannot both
-// win; Renew extends the lease the same way.
-type Lock struct {
-	b      Backend
+// LeaseLock is a run's exclusive lock on a store without descriptors
+// (SPEC H4): an object created only if absent, naming its holder and a
+// lease. A lease that has run out is taken over only by a conditional
+// write on the tag read, so two runs that find the same stale lease
+// cannot both win; Prove extends the lease the same way.
+type LeaseLock struct {
+	b      backend.Backend
 	key    string
 	holder string
 	ttl    time.Duration
-	obj    Object
+	obj    backend.Object
 	wrote  time.Time // when the lease was last written
-	// Ended names the holder whose lease had run out when Acquire took
-	// the lock over ("" when the lock was free): that run is provably
-	// over (Recover).
-	Ended string
+	ended  string    // the holder whose stale lease Acquire took over
 }
 
 // ErrLockLost means the lock object is no longer the one this run wrote:
@@ -60,21 +86,21 @@ var ErrLockLost = errors.New("the lock is no longer this run's: deleted or rewri
 
 // Acquire takes the lock at key for holder for ttl from now, or fails
 // with a *LockedError when a live lease is held by another run.
-func Acquire(ctx context.Context, b Backend, key, holder string, now time.Time, ttl time.Duration) (*Lock, error) {
-	l := &Lock{b: b, key: key, holder: holder, ttl: ttl}
+func Acquire(ctx context.Context, b backend.Backend, key, holder string, now time.Time, ttl time.Duration) (*LeaseLock, error) {
+	l := &LeaseLock{b: b, key: key, holder: holder, ttl: ttl}
 	l.wrote = now
-	obj, err := PutOwn(ctx, b, key, l.body(now), Cond{IfAbsent: true})
+	obj, err := backend.PutOwn(ctx, b, key, l.body(now), backend.Cond{IfAbsent: true})
 	if err == nil {
 		l.obj = obj
 		return l, nil
 	}
-	if !errors.Is(err, ErrChanged) {
+	if !errors.Is(err, backend.ErrChanged) {
 		return nil, err
 	}
 	cur, held, err := read(ctx, b, key)
 	switch {
-	case errors.Is(err, ErrNotExist): // released in between: try once more
-		if obj, err = PutOwn(ctx, b, key, l.body(now), Cond{IfAbsent: true}); err == nil {
+	case errors.Is(err, backend.ErrNotExist): // released in between: try once more
+		if obj, err = backend.PutOwn(ctx, b, key, l.body(now), backend.Cond{IfAbsent: true}); err == nil {
 			l.obj = obj
 			return l, nil
 		}
@@ -84,17 +110,17 @@ func Acquire(ctx context.Context, b Backend, key, holder string, now time.Time, 
 	case held.Expires > now.Unix():
 		return nil, &LockedError{Key: key, Holder: held.Holder, Expires: held.Expires}
 	}
-	obj, err = PutOwn(ctx, b, key, l.body(now), Cond{IfMatch: cur.Tag})
+	obj, err = backend.PutOwn(ctx, b, key, l.body(now), backend.Cond{IfMatch: cur.Tag})
 	if err != nil {
 		return nil, lockFailure(key, err)
 	}
-	l.obj, l.Ended = obj, held.Holder
+	l.obj, l.ended = obj, held.Holder
 	return l, nil
 }
 
 // lockFailure is the error of a write that lost the race for the lock.
 func lockFailure(key string, err error) error {
-	if errors.Is(err, ErrChanged) {
+	if errors.Is(err, backend.ErrChanged) {
 		return &LockedError{Key: key, Holder: "another run"}
 	}
 	return err
@@ -114,7 +140,7 @@ const unreadableLease = 15 * time.Minute
 // lease (not JSON, or neither holder nor expiry) holds for
 // unreadableLease from the object's last write, then can be taken over
 // (conditionally, like any stale lease).
-func read(ctx context.Context, b Backend, key string) (Object, lease, error) {
+func read(ctx context.Context, b backend.Backend, key string) (backend.Object, lease, error) {
 	data, obj, err := b.Get(ctx, key, maxLeaseBytes)
 	if err != nil {
 		return obj, lease{}, err
@@ -126,30 +152,30 @@ func read(ctx context.Context, b Backend, key string) (Object, lease, error) {
 	return obj, l, nil
 }
 
-func (l *Lock) body(now time.Time) []byte {
+func (l *LeaseLock) body(now time.Time) []byte {
 	data, _ := json.Marshal(lease{Holder: l.holder, Expires: now.Add(l.ttl).Unix()}) // cannot fail
 	return append(data, '\n')
 }
 
-// Renew proves the lock is still this run's and extends its lease: a
+// Prove proves the lock is still this run's and extends its lease: a
 // conditional write on the tag this run wrote, or, for a lease written
 // less than a third of its time ago, a read of the lock object that must
 // still carry that tag (a lock deleted or rewritten by anyone, not only
 // taken over by a run, is lost). It fails with ErrLockLost when the lock
 // is no longer this run's.
-func (l *Lock) Renew(ctx context.Context, now time.Time) error {
+func (l *LeaseLock) Prove(ctx context.Context, now time.Time) error {
 	if now.Sub(l.wrote) < l.ttl/3 {
 		_, cur, err := l.b.Get(ctx, l.key, 0)
 		switch {
-		case errors.Is(err, ErrNotExist) || err == nil && cur.Tag != l.obj.Tag:
+		case errors.Is(err, backend.ErrNotExist) || err == nil && cur.Tag != l.obj.Tag:
 			return fmt.Errorf("lock %s: %w", l.key, ErrLockLost)
 		case err != nil:
 			return fmt.Errorf("lock %s: %w", l.key, err)
 		}
 		return nil
 	}
-	obj, err := PutOwn(ctx, l.b, l.key, l.body(now), Cond{IfMatch: l.obj.Tag})
-	if errors.Is(err, ErrChanged) || errors.Is(err, ErrUnknown) {
+	obj, err := backend.PutOwn(ctx, l.b, l.key, l.body(now), backend.Cond{IfMatch: l.obj.Tag})
+	if errors.Is(err, backend.ErrChanged) || errors.Is(err, backend.ErrUnknown) {
 		return fmt.Errorf("renew lock %s: %w (%w)", l.key, ErrLockLost, err)
 	}
 	if err != nil {
@@ -159,36 +185,39 @@ func (l *Lock) Renew(ctx context.Context, now time.Time) error {
 	return nil
 }
 
-// Expires is when the lease last written runs out (Unix seconds).
-func (l *Lock) Expires() int64 { return l.wrote.Add(l.ttl).Unix() }
+// Lease is when the lease last written runs out (Unix seconds).
+func (l *LeaseLock) Lease() int64 { return l.wrote.Add(l.ttl).Unix() }
 
-// EndedHolder returns the holder of the lock object at key when its lease has
-// run out at now ("" when none is there or it is live): a dry-run's way
-// of telling a run provably over.
-func EndedHolder(ctx context.Context, b Backend, key string, now time.Time) (string, error) {
-	_, held, err := read(ctx, b, key)
-	switch {
-	case errors.Is(err, ErrNotExist):
-		return "", nil
-	case err != nil || held.Expires > now.Unix():
-		return "", err
-	}
-	return held.Holder, nil
-}
+// Ended names the holder whose lease had run out when Acquire took the
+// lock over ("" when the lock was free).
+func (l *LeaseLock) Ended() string { return l.ended }
 
 // Release deletes the lock object if it is still this run's.
-func (l *Lock) Release(ctx context.Context) error {
-	if err := l.b.Delete(ctx, []Object{l.obj})[0]; err != nil && !errors.Is(err, ErrNotExist) {
+func (l *LeaseLock) Release(ctx context.Context) error {
+	if err := l.b.Delete(ctx, []backend.Object{l.obj})[0]; err != nil && !errors.Is(err, backend.ErrNotExist) {
 		return fmt.Errorf("release lock %s: %w", l.key, err)
 	}
 	return nil
 }
 
-// Held reports whether a live lease is held at key (a dry-run's probe).
-func Held(ctx context.Context, b Backend, key string, now time.Time) (bool, error) {
-	_, held, err := read(ctx, b, key)
-	if errors.Is(err, ErrNotExist) {
-		return false, nil
+// LeaseProbe is the Prober of the lease lock at Key.
+type LeaseProbe struct {
+	B   backend.Backend
+	Key string
+}
+
+// Probe reads the lock object: a live lease is a live run; the holder of
+// a lease that has run out at now is provably over. A lock object that
+// cannot be read names no run over.
+func (p LeaseProbe) Probe(ctx context.Context, now time.Time) (live bool, ended string, err error) {
+	_, held, err := read(ctx, p.B, p.Key)
+	switch {
+	case errors.Is(err, backend.ErrNotExist):
+		return false, "", nil
+	case err != nil:
+		return false, "", err
+	case held.Expires > now.Unix():
+		return true, "", nil
 	}
-	return err == nil && held.Expires > now.Unix(), err
+	return false, held.Holder, nil
 }

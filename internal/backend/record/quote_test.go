@@ -1,6 +1,4 @@
-//go:build linux
-
-package journal
+package record
 
 import (
 	"strconv"
@@ -31,10 +29,10 @@ func BenchmarkAppendLine(b *testing.B) {
 	for l := range 20 {
 		p += "/level-" + strconv.Itoa(10+l)
 	}
-	in := Intent{Op: Delete, Path: p + "/f-00.tmp", Dev: 64, Ino: 123456, Size: 0, MtimeNs: 1735689600000000000}
+	in := Intent{Op: Delete, Key: p + "/f-00.tmp", Tag: "64 123456 0 1735689600000000000"}
 	b.ReportAllocs()
 	var buf []byte
 	for b.Loop() {
-		buf = in.appendLine(buf[:0])
+		buf = AppendLine(buf[:0], in)
 	}
 }
