@@ -57,8 +57,7 @@ func scanEntry(b []byte) (e skill.Entry, path []byte, n int, ok bool) {
 		return e, nil, 0, false
 	}
 	seen := 0
-	var unknown [maxUnknown][]byte
-	nUnknown := 0
+	var unknown unknownKeys
 	for k++; ; {
 		k = skipWS(b, k)
 		if k >= len(b) || b[k] != '"' {
@@ -68,31 +67,8 @@ func scanEntry(b []byte) (e skill.Entry, path []byte, n int, ok bool) {
 		if !ok {
 			return e, nil, 0, false
 		}
-		var bit int
-		switch string(key) {
-		case "path":
-			bit = keyPath
-		case "sizeBytes":
-			bit = keySize
-		case "mtimeEpoch":
-			bit = keyMtime
-		case "type":
-			bit = keyType
-		default:
-			// Forward compatibility (SPEC A2): checked like the general
-			// path checks it, a repeat included, and not kept.
-			for _, u := range unknown[:nUnknown] {
-				if string(u) == string(key) {
-					return e, nil, 0, false
-				}
-			}
-			if nUnknown == maxUnknown {
-				return e, nil, 0, false
-			}
-			unknown[nUnknown] = key
-			nUnknown++
-		}
-		if seen&bit != 0 {
+		bit, ok := unknown.bit(key)
+		if !ok || seen&bit != 0 {
 			return e, nil, 0, false
 		}
 		seen |= bit
@@ -156,6 +132,41 @@ func scanEntry(b []byte) (e skill.Entry, path []byte, n int, ok bool) {
 		}
 		return e, nil, 0, false
 	}
+}
+
+// unknownKeys are the keys of an entry that are none of a plain entry's.
+type unknownKeys struct {
+	keys [maxUnknown][]byte
+	n    int
+}
+
+// bit is key's bit in the mask of a plain entry's keys, 0 for another
+// key, which is remembered; ok is false for another key seen before or
+// one too many.
+func (u *unknownKeys) bit(key []byte) (bit int, ok bool) {
+	switch string(key) {
+	case "path":
+		return keyPath, true
+	case "sizeBytes":
+		return keySize, true
+	case "mtimeEpoch":
+		return keyMtime, true
+	case "type":
+		return keyType, true
+	}
+	// Forward compatibility (SPEC A2): checked like the general path
+	// checks it, a repeat included, and not kept.
+	for _, k := range u.keys[:u.n] {
+		if string(k) == string(key) {
+			return 0, false
+		}
+	}
+	if u.n == maxUnknown {
+		return 0, false
+	}
+	u.keys[u.n] = key
+	u.n++
+	return 0, true
 }
 
 // plainScalar returns the index after the scalar starting at b[k] when

@@ -7,11 +7,14 @@ package render
 // Review's verifier rejects a finding whose evidence names a file absent
 // from the diff, and ours never are in it.
 var reviewMessages = map[string][2]string{
-	keyTitlePrefix + "no-review":                    {"NO_REVIEW: inventory / retention config が不足", "NO_REVIEW: inventory / retention config missing"},
-	keyTitlePrefix + "question-invalid-retention":   {"retention 設定の不整合 (%s=%s)", "inconsistent retention setting (%s=%s)"},
-	keyTitlePrefix + "question-unreliable-mtime":    {"mtimeEpoch が信頼できない", "mtimeEpoch unreliable"},
-	keyTitlePrefix + "question-guards-not-supplied": {"single-source を守る hardGuards がない", "no hardGuards for the single-source"},
-	keyTitlePrefix + "remove-many":                  {"%s — %s 件 (scope %s)", "%s — %s files (scope %s)"},
+	keyTitlePrefix + "river-gc-fresh-removed":         {"river gc: 24 時間以内のファイルを上限で削除", "river gc: files younger than 24 hours removed by a limit"},
+	keyTitlePrefix + "river-gc-root-fixture-passed":   {"river gc: 手前の .river/ を飛ばして作業ツリーの最上位をルートに", "river gc: a nearer .river/ passed over for the work tree's top"},
+	keyTitlePrefix + "river-gc-root-inside-work-tree": {"river gc: git 作業ツリーの内側のルート", "river gc: a root inside a git work tree"},
+	keyTitlePrefix + "no-review":                      {"NO_REVIEW: inventory / retention config が不足", "NO_REVIEW: inventory / retention config missing"},
+	keyTitlePrefix + "question-invalid-retention":     {"retention 設定の不整合 (%s=%s)", "inconsistent retention setting (%s=%s)"},
+	keyTitlePrefix + "question-unreliable-mtime":      {"mtimeEpoch が信頼できない", "mtimeEpoch unreliable"},
+	keyTitlePrefix + "question-guards-not-supplied":   {"single-source を守る hardGuards がない", "no hardGuards for the single-source"},
+	keyTitlePrefix + "remove-many":                    {"%s — %s 件 (scope %s)", "%s — %s files (scope %s)"},
 
 	"why-remove-age":   {"retention の保持期間を超えたファイルです。", "The file is older than the retention period."},
 	"why-remove-count": {"scope の件数上限を超えた古いファイルです。", "The file is beyond the scope's entry limit."},

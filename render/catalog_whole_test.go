@@ -1,4 +1,4 @@
-package render
+package render_test
 
 import (
 	"go/ast"
@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	_ "github.com/plangate-gc/plangate-gc/internal/rivergc/catalog" // river gc's words
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // formatArgs is how many arguments format consumes: its verbs in order,
@@ -50,7 +53,7 @@ func formatArgs(format string) int {
 // English (callers pass one list for both), and rendered with that many
 // sample arguments holds no "%!" and shows each of them.
 func TestEveryMessageIsWhole(t *testing.T) {
-	cat := all()
+	cat := render.All()
 	if len(cat) < 100 {
 		t.Fatalf("the catalog has %d messages: not the whole catalog", len(cat))
 	}
@@ -64,8 +67,8 @@ func TestEveryMessageIsWhole(t *testing.T) {
 		for i := range args {
 			args[i] = "‹arg" + strconv.Itoa(i+1) + "›"
 		}
-		for _, lang := range []Lang{Japanese, English} {
-			s := Message(lang, key, args...)
+		for _, lang := range []render.Lang{render.Japanese, render.English} {
+			s := render.Message(lang, key, args...)
 			if strings.Contains(s, "%!") {
 				t.Errorf("%s (%s) with %d arguments: %q", key, lang, ja, s)
 			}
@@ -91,19 +94,19 @@ func TestFormatArgs(t *testing.T) {
 
 // wording names the functions that word a catalog message, with the
 // index of the key among their arguments (the message's arguments follow
-// it): render.Message, render's msg, report's printer.Sprintf, river-gc's
-// configErr.
-var wording = map[string]int{"Message": 1, "msg": 1, "Sprintf": 0, "configErr": 0}
+// it): render.Message, render's msg, report's printer.Sprintf, river gc's
+// config.Invalid.
+var wording = map[string]int{"Message": 1, "msg": 1, "Sprintf": 0, "Invalid": 0}
 
 // TestEveryCallPassesTheMessagesArguments (SPEC B6): every call in the
 // module's code that words a catalog message (render.Message, msg, a
-// printer's Sprintf, configErr, a cliparse hint) with a key written out
+// printer's Sprintf, config.Invalid, a cliparse hint) with a key written out
 // passes exactly the arguments
 // the message takes; a key built as "prefix"+kind passes what some
 // message of that family takes (the family's own tests word every kind).
 // `--exclude '#x'` ended in "%!(EXTRA string=0)" this way.
 func TestEveryCallPassesTheMessagesArguments(t *testing.T) {
-	cat := all()
+	cat := render.All()
 	consts := map[string]string{}
 	type call struct {
 		pos  token.Position

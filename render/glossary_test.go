@@ -1,10 +1,13 @@
-package render
+package render_test
 
 import (
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	_ "github.com/plangate-gc/plangate-gc/internal/rivergc/catalog" // river gc's words
+	"github.com/plangate-gc/plangate-gc/render"
 )
 
 // riverGC reports whether a catalog key is one of river gc's messages,
@@ -55,7 +58,7 @@ func TestJapaneseFollowsTheGlossary(t *testing.T) {
 	clock := regexp.MustCompile(`%s:%s|\d\d:\d\d:\d\d|日と`)
 	stamp := regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`) // an RFC 3339 example is literal
 	checked := 0
-	for key, v := range all() {
+	for key, v := range render.All() {
 		if !riverGC(key) {
 			continue
 		}

@@ -4,10 +4,12 @@ package main
 
 import (
 	"io"
+	"strconv"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/plangate-gc/plangate-gc/internal/clidoc"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/config"
 )
 
 // model is kong's model of river-gc's flags, built with run's options:
@@ -34,7 +36,7 @@ var shells = []string{"bash", "zsh", "fish"}
 // no other positional argument, so the word cannot be mistaken for one).
 func completion(stdout io.Writer, args []string) error {
 	if len(args) != 1 {
-		return configErr("gc-cfg-completion-one")
+		return config.Invalid("gc-cfg-completion-one")
 	}
 	m, err := model()
 	if err != nil {
@@ -49,7 +51,7 @@ func completion(stdout io.Writer, args []string) error {
 	case "fish":
 		script = clidoc.Fish(m)
 	default:
-		return configErr("gc-cfg-completion-shell", q(args[0]))
+		return config.Invalid("gc-cfg-completion-shell", strconv.Quote(args[0]))
 	}
 	_, err = io.WriteString(stdout, script)
 	return err

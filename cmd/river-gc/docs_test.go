@@ -9,6 +9,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/clidoc"
 	"github.com/plangate-gc/plangate-gc/internal/clidoc/doccheck"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/config"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -91,7 +92,7 @@ func TestScopeCompletionIsWhatConfigAccepts(t *testing.T) {
 		t.Errorf("--scope completes %v, want %v", offered, want)
 	}
 	for _, v := range offered {
-		if _, err := resolveScopes([]string{v}); err != nil {
+		if _, err := config.ResolveScopes([]string{v}); err != nil {
 			t.Errorf("--scope %s is offered but refused: %v", v, err)
 		}
 	}

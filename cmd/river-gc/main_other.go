@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 
+	_ "github.com/plangate-gc/plangate-gc/internal/rivergc/catalog" // river gc's words
 	"github.com/plangate-gc/plangate-gc/render"
 )
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/stop"
 )
 
 // TestGoneParentStopsForceBeforeAnyDeletion: a --force run told by its
@@ -36,10 +38,10 @@ func TestGoneParentStopsForceBeforeAnyDeletion(t *testing.T) {
 			cmd.Env = os.Environ()
 			switch tc.parent {
 			case "self":
-				cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", ParentEnv, os.Getpid()))
+				cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", stop.ParentEnv, os.Getpid()))
 			case "":
 			default:
-				cmd.Env = append(cmd.Env, ParentEnv+"="+tc.parent)
+				cmd.Env = append(cmd.Env, stop.ParentEnv+"="+tc.parent)
 			}
 			out, _ := cmd.CombinedOutput()
 			if code := cmd.ProcessState.ExitCode(); code != tc.code {

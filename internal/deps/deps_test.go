@@ -54,7 +54,10 @@ var allowed = map[string][]string{
 	"internal/rivergc/outfile":       {"internal/backend/local/ident", "internal/rivergc/gc", "internal/backend/local/journal", "skill"},
 	"internal/rivergc/entries":       {"internal/rfc3339"},
 	"internal/backend/local/rewrite": {"internal/backend/local/ident", "internal/eintr", "internal/fserr"},
-	"internal/report":                {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill"},
+	"internal/report":                {"internal/rivergc/gc", "internal/fserr", "render", "internal/rivergc/scan", "skill", "internal/rivergc/catalog"},
+	// river gc's words, apart from the skill's renderer but registered
+	// into its one catalog (SPEC I4).
+	"internal/rivergc/catalog": {"render"},
 
 	"cmd/plangate-gc": {"internal/clidoc", "internal/eval", "internal/cliparse", "internal/version", "internal/pipeline", "render", "schemas"},
 	// The backend seam (SPEC Parts H, I): backend knows no implementation
@@ -72,8 +75,19 @@ var allowed = map[string][]string{
 	"internal/backend/s3":          {"internal/backend"},
 	"internal/backend/backendtest": {"internal/backend", "internal/backend/record"},
 	"internal/backend/local":       {"internal/backend", "internal/eintr", "internal/fserr", "internal/backend/local/rewrite", "internal/backend/local/sweep"},
-	"cmd/river-gc": {"internal/backend", "internal/backend/s3", "internal/clidoc", "internal/fserr", "gate", "internal/rivergc/gc", "internal/gitignore", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/rivergc/plan", "internal/cliparse", "internal/progress", "internal/rfc3339",
-		"internal/version", "internal/jsonnum", "render", "internal/report", "internal/rivergc/scan", "skill"},
+	// river-gc's thin main: kong, run, one switch from errors to exit
+	// codes. config validates the flags and opens the root (the one
+	// root-kind branch outside the backends: only config imports the
+	// bucket, SPEC I4); command runs the validated config and writes its
+	// outputs; stop ends a --force run early but in order.
+	"cmd/river-gc": {"internal/rivergc/catalog", // main_other.go, off Linux
+		"internal/clidoc", "internal/cliparse", "internal/fserr", "internal/progress", "internal/report", "internal/rivergc/command",
+		"internal/rivergc/config", "internal/rivergc/gc", "internal/rivergc/stop", "internal/version", "render"},
+	"internal/rivergc/config": {"internal/backend", "internal/backend/s3", "internal/cliparse", "internal/gitignore", "internal/jsonnum", "internal/report",
+		"internal/rfc3339", "internal/rivergc/gc", "internal/rivergc/gitindex", "internal/rivergc/outfile", "internal/rivergc/plan", "render", "skill"},
+	"internal/rivergc/command": {"gate", "internal/progress", "internal/report", "internal/rivergc/config", "internal/rivergc/gc", "internal/rivergc/outfile",
+		"internal/rivergc/plan", "internal/rivergc/scan", "internal/version", "render", "skill"},
+	"internal/rivergc/stop": {},
 
 	"internal/eintr":                {},
 	"internal/jsonesc":              {},

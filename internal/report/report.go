@@ -20,6 +20,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	_ "github.com/plangate-gc/plangate-gc/internal/rivergc/catalog" // river gc's words, registered into render's catalog
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
 	"github.com/plangate-gc/plangate-gc/render"
 	"github.com/plangate-gc/plangate-gc/skill"

@@ -161,9 +161,42 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "fault proxy: request body over MaxBody", http.StatusRequestEntityTooLarge)
 		return
 	}
+	req, batch := describe(r, body)
+	p.mu.Lock()
+	p.total++
+	p.counts[req.Kind]++
+	req.N = p.counts[req.Kind]
+	total := p.total
+	p.mu.Unlock()
+	if total > MaxRequests {
+		p.finish(req, http.StatusServiceUnavailable, "over MaxRequests")
+		writeS3Error(w, http.StatusServiceUnavailable, "ServiceUnavailable", "fault proxy: over MaxRequests")
+		return
+	}
+	answer, strip := p.applyFaults(&req, total)
+	switch {
+	case answer != nil && answer.Action == ActAnswer:
+		p.finish(req, answer.Status, "")
+		writeS3Error(w, answer.Status, answer.Code, "fault proxy: "+answer.String())
+		return
+	case answer != nil && answer.Action == ActDropRequest:
+		p.finish(req, 0, "")
+		hangUp(w, nil)
+		return
+	case answer != nil && answer.Action == ActReply:
+		p.finish(req, 0, "replied")
+		answer.Reply(w, r, body)
+		return
+	}
+	p.forward(w, r, req, body, batch, answer, strip)
+}
+
+// describe is what the log and the faults see of a request: its kind,
+// bucket, keys (a batch delete's from its body) and conditions; batch is
+// a batch delete's objects.
+func describe(r *http.Request, body []byte) (req Request, batch []deleteObject) {
 	kind, bucket, key := classify(r)
-	req := Request{Kind: kind, Bucket: bucket, Prefix: r.URL.Query().Get("prefix")}
-	var batch []deleteObject
+	req = Request{Kind: kind, Bucket: bucket, Prefix: r.URL.Query().Get("prefix")}
 	if kind == KindDeleteBatch {
 		batch = batchKeys(body)
 		for _, o := range batch {
@@ -180,23 +213,18 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			req.Conditions = append(req.Conditions, h+": "+v)
 		}
 	}
-	p.mu.Lock()
-	p.total++
-	p.counts[kind]++
-	req.N = p.counts[kind]
-	total := p.total
-	p.mu.Unlock()
-	if total > MaxRequests {
-		p.finish(req, http.StatusServiceUnavailable, "over MaxRequests")
-		writeS3Error(w, http.StatusServiceUnavailable, "ServiceUnavailable", "fault proxy: over MaxRequests")
-		return
-	}
-	var answer *Fault
-	strip := false
+	return req, batch
+}
+
+// applyFaults runs the faults that hit req (the total-th request): delays
+// and hooks at once; it returns the first fault that answers in the
+// engine's place (or nil) and whether the conditions are to be stripped,
+// and names in req.Fault what it did.
+func (p *FaultProxy) applyFaults(req *Request, total int) (answer *Fault, strip bool) {
 	var did []string
 	for i := range p.faults {
 		f := &p.faults[i]
-		if !f.hits(kind, req.N, total, req.Keys) || (f.When != nil && !f.When(req)) || !p.take(i) {
+		if !f.hits(req.Kind, req.N, total, req.Keys) || (f.When != nil && !f.When(*req)) || !p.take(i) {
 			continue
 		}
 		switch f.Action {
@@ -204,7 +232,7 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			time.Sleep(min(f.Delay, MaxDelay))
 			did = append(did, f.String())
 		case ActHook:
-			f.Hook(req)
+			f.Hook(*req)
 			did = append(did, f.String())
 		case ActStrip:
 			strip = true
@@ -221,20 +249,13 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		did = append(did, answer.String())
 	}
 	req.Fault = joinFaults(did)
-	switch {
-	case answer != nil && answer.Action == ActAnswer:
-		p.finish(req, answer.Status, "")
-		writeS3Error(w, answer.Status, answer.Code, "fault proxy: "+answer.String())
-		return
-	case answer != nil && answer.Action == ActDropRequest:
-		p.finish(req, 0, "")
-		hangUp(w, nil)
-		return
-	case answer != nil && answer.Action == ActReply:
-		p.finish(req, 0, "replied")
-		answer.Reply(w, r, body)
-		return
-	}
+	return answer, strip
+}
+
+// forward sends the request to the engine (its conditions stripped with
+// strip) and its answer back, or half of it for an answer fault that
+// drops the response.
+func (p *FaultProxy) forward(w http.ResponseWriter, r *http.Request, req Request, body []byte, batch []deleteObject, answer *Fault, strip bool) {
 	// The engine acts on a request it has received whole even when its
 	// client is gone (killed, say): the forward does not hang on the
 	// client's connection.
@@ -259,7 +280,7 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hangUp(w, nil)
 		return
 	}
-	p.countDeleted(kind, req.Keys, resp.StatusCode, respBody)
+	p.countDeleted(req.Kind, req.Keys, resp.StatusCode, respBody)
 	if answer != nil && answer.Action == ActDropResponse {
 		p.finish(req, 0, "")
 		hangUp(w, halfResponse(resp, respBody))

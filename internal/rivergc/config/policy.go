@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package config
 
 import (
 	"slices"
@@ -27,8 +27,8 @@ type retentionFlag struct {
 // name must be one of the scopes (selected or not: a CI job may set a
 // policy for a scope it selects only sometimes); a policy for a scope not
 // selected, and a scope given a value twice by one flag, are warnings
-// (c.notes, SPEC B7). "7d" and "tmp:7" are refused with the fix.
-func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]skill.Retention, error) {
+// (c.Notes, SPEC B7). "7d" and "tmp:7" are refused with the fix.
+func (c *Config) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]skill.Retention, error) {
 	flags := []retentionFlag{
 		{"retention-days", "90", c.RetentionDays, func(n jsonnum.Number) bool { return !n.Negative }, "gc-cfg-policy-days",
 			func(r *skill.Retention, n jsonnum.Number) { r.Days = n }},
@@ -51,11 +51,11 @@ func (c *cli) policy(scopes []skill.Scope) (skill.Retention, map[skill.Scope]ski
 			if !scoped {
 				value = v
 			} else if !skill.Scope(scope).Valid() {
-				return def, nil, withHint(configErr("gc-cfg-policy-scope", "--"+f.name, q(v), q(scope)), suggest(scope, false))
+				return def, nil, withHint(Invalid("gc-cfg-policy-scope", "--"+f.name, q(v), q(scope)), suggest(scope, false))
 			}
 			n, ok := jsonnum.Parse(value)
 			if !ok || !f.valid(n) {
-				return def, nil, configErr(f.want, "--"+f.name, q(v))
+				return def, nil, Invalid(f.want, "--"+f.name, q(v))
 			}
 			if !scoped {
 				f.set(&def, n)
@@ -97,14 +97,3 @@ func lastFor(values []string, scope string) string {
 	}
 	return last
 }
-
-// note is a warning about the flags, found while reading them: written
-// to stderr before the run (--quiet does not hide it; a value that does
-// nothing is as easy to miss as an unused --exclude).
-type note struct {
-	key  string
-	args []any
-}
-
-// note records a warning about the flags.
-func (c *cli) note(key string, args ...any) { c.notes = append(c.notes, note{key, args}) }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package config
 
 import (
 	"strconv"
@@ -19,7 +19,7 @@ func keepWithinSeconds(v string) (int64, error) {
 	if v == "" {
 		return 0, nil
 	}
-	bad := configErr("gc-cfg-keep-within", q(v))
+	bad := Invalid("gc-cfg-keep-within", q(v))
 	days, rest := int64(0), v
 	if i := strings.IndexByte(v, 'd'); i >= 0 {
 		n, err := strconv.ParseUint(v[:i], 10, 32)

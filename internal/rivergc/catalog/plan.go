@@ -1,8 +1,8 @@
-package render
+package catalog
 
 // planMessages are the words of a reviewed plan (SPEC Part J): --plan-out,
-// --apply, and why a planned item was not deleted. They join messages
-// when the catalog is built.
+// --apply, and why a planned item was not deleted. Register adds them to
+// the catalog.
 var planMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-plan-force": {
 		"--plan-out は計画を書くだけで何も削除しません: --force を外してください (計画は --force --apply PLAN で適用します)",

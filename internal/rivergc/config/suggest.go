@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package config
 
 import (
 	"slices"
@@ -12,13 +12,13 @@ import (
 // scopeError is an unknown --scope value, with the nearest scope name
 // suggested when one is close.
 func scopeError(s string) error {
-	return withHint(configErr("gc-cfg-scope", q(s)), suggest(s, true))
+	return withHint(Invalid("gc-cfg-scope", q(s)), suggest(s, true))
 }
 
 // withHint adds a "did you mean" for name to a config error ("" for none).
 func withHint(err error, name string) error {
-	if ce, ok := err.(*configError); ok && name != "" {
-		ce.hint = name
+	if ce, ok := err.(*Error); ok && name != "" {
+		ce.Hint = name
 	}
 	return err
 }

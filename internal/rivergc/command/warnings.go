@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package command
 
 import (
 	"io"
@@ -23,7 +23,7 @@ var annotate = func() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
 
 // beforeDelete is gc.Config.BeforeDelete: the warnings about what is to
 // go, on stderr, before anything goes.
-func (c *cli) beforeDelete(stderr io.Writer) func([]gc.Warning) {
+func (c *command) beforeDelete(stderr io.Writer) func([]gc.Warning) {
 	return func(ws []gc.Warning) {
 		c.toldAhead = true
 		var b strings.Builder
@@ -38,7 +38,7 @@ func (c *cli) beforeDelete(stderr io.Writer) func([]gc.Warning) {
 // not had yet: with --quiet every warning (the summary that holds them
 // is hidden), else under GitHub Actions the annotations of the warnings
 // about what goes (a dry-run's: --force told them before deleting).
-func (c *cli) stderrWarnings(stderr io.Writer, ws []gc.Warning) error {
+func (c *command) stderrWarnings(stderr io.Writer, ws []gc.Warning) error {
 	var b strings.Builder
 	for _, w := range ws {
 		if gc.Ahead(w.Kind) && c.toldAhead {
@@ -52,7 +52,7 @@ func (c *cli) stderrWarnings(stderr io.Writer, ws []gc.Warning) error {
 
 // warning writes one warning as stderr has it: the line (when plain),
 // and its annotation under GitHub Actions when it is about what goes.
-func (c *cli) warning(b *strings.Builder, w gc.Warning, plain bool) {
+func (c *command) warning(b *strings.Builder, w gc.Warning, plain bool) {
 	lang := render.Lang(c.Lang)
 	text := report.WarningText(w, lang)
 	if plain {

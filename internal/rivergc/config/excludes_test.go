@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package config
 
 import (
 	"errors"
@@ -18,7 +18,7 @@ func TestNormalizeExclude(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "artifacts"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	roots := rootNames(root)
+	roots := localNames(root)
 	for _, c := range []struct{ in, want, key string }{
 		{"./.river/memory/snapshots/**", "/.river/memory/snapshots/**", ""},
 		{"././a", "/a", ""},
@@ -38,13 +38,13 @@ func TestNormalizeExclude(t *testing.T) {
 		{root, "", "gc-cfg-exclude-root"},
 	} {
 		got, err := normalizeExclude(c.in, roots)
-		var ce *configError
+		var ce *Error
 		switch {
 		case c.key == "" && (err != nil || got != c.want):
 			t.Errorf("%q: got %q, %v; want %q", c.in, got, err, c.want)
-		case c.key != "" && (!errors.As(err, &ce) || ce.key != c.key):
+		case c.key != "" && (!errors.As(err, &ce) || ce.Key != c.key):
 			t.Errorf("%q: got %q, %v; want the config error %s", c.in, got, err, c.key)
-		case c.key != "" && ce.text(render.Japanese) == ce.text(render.English):
+		case c.key != "" && ce.Words(render.Japanese) == ce.Words(render.English):
 			t.Errorf("%q: the Japanese words are the English ones", c.in)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package command
 
 import (
 	"context"
@@ -16,9 +16,9 @@ import (
 
 // runWithProgress runs river gc with the progress its stderr gets: a
 // redrawn line on a terminal (not with --quiet or JSON on stdout), a line
-// every progressInterval elsewhere (not with --quiet), and writes the
+// every Options.ProgressEvery elsewhere (not with --quiet), and writes the
 // record when the run is done.
-func (c *cli) runWithProgress(ctx context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
+func (c *command) runWithProgress(ctx context.Context, cfg gc.Config, stdout, stderr io.Writer) error {
 	lang := render.Lang(c.Lang)
 	jsonOnStdout := c.JSON && c.OutputFile == ""
 	terminal := isTerminal(stderr)
@@ -51,10 +51,10 @@ func (c *cli) runWithProgress(ctx context.Context, cfg gc.Config, stdout, stderr
 		_, err := gc.Run(ctx, cfg)
 		return err
 	}
-	// Off a terminal: a progress line every progressInterval while the
+	// Off a terminal: a progress line every ProgressEvery while the
 	// scopes are scanned and files deleted (SPEC B5), stopped before the
 	// record is written.
-	ticker := time.NewTicker(progressInterval)
+	ticker := time.NewTicker(c.opt.ProgressEvery)
 	defer ticker.Stop()
 	log := progress.NewLog(stderr, ticker.C)
 	defer log.Stop()
@@ -81,6 +81,3 @@ func (c *cli) runWithProgress(ctx context.Context, cfg gc.Config, stdout, stderr
 	_, err := gc.Run(ctx, cfg)
 	return err
 }
-
-// progressInterval is the time between progress lines off a terminal.
-var progressInterval = progress.LogInterval

@@ -1,8 +1,8 @@
-package render
+package catalog
 
 // configMessages are the words of river gc's config errors and of the
 // failures its edge words (SPEC B5: --lang ja never falls back to
-// English). They join messages when the catalog is built.
+// English). Register adds them to the catalog.
 var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-error":        {"設定エラー: %s", "config error: %s"},
 	"gc-cfg-did-you-mean": {" (もしかして %s?)", "; did you mean %s?"},
@@ -129,8 +129,6 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-root-inside-work-tree": {
 		"ルート %s は git 作業ツリー %s の内側にあり、最上位には .river/ も artifacts/ もありません。フィクスチャかもしれません。--root で確認してください。",
 		"the root %s lies inside the git work tree %s, whose top holds neither .river/ nor artifacts/: it may be a fixture; pass --root to be sure."},
-	"title-river-gc-root-fixture-passed":   {"river gc: 手前の .river/ を飛ばして作業ツリーの最上位をルートに", "river gc: a nearer .river/ passed over for the work tree's top"},
-	"title-river-gc-root-inside-work-tree": {"river gc: git 作業ツリーの内側のルート", "river gc: a root inside a git work tree"},
 	"gc-verdict-keep-exact": {
 		"→ 保持: 経過がちょうど %sで、保持期間 %s 日より古くはありません (削除は保持期間より古いものだけ)",
 		"→ keep: exactly %s old, not older than the %s-day retention (only older files go)"},

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package config
 
 import (
 	"errors"
@@ -13,22 +13,26 @@ import (
 	"github.com/plangate-gc/plangate-gc/render"
 )
 
-// causeWords words, in lang, an error another package returned typed:
-// the command line's (cliparse), a malformed pattern (gitignore), an
-// output file refused (outfile), an unreadable git index. What none of
-// them types is printed as it comes.
-func causeWords(err error, lang render.Lang) string {
+// Words words, in lang, an error this package or another returned typed:
+// a config error (*Error), the command line's (cliparse), a malformed
+// pattern (gitignore), an output file refused (outfile), a plan file that
+// cannot be used, an unreadable git index. What none of them types is
+// printed as it comes.
+func Words(err error, lang render.Lang) string {
 	var (
 		flag  *cliparse.Error
 		pat   *gitignore.PatternError
 		out   *outfile.Error
 		same  *outfile.SameFileError
-		index *indexError
+		index *IndexError
 		pf    *planFileError
+		cfg   *Error
 	)
 	switch {
 	case err == nil:
 		return "?"
+	case errors.As(err, &cfg):
+		return cfg.Words(lang)
 	case errors.As(err, &flag):
 		return flagWords(flag, lang)
 	case errors.As(err, &pat):
@@ -44,9 +48,7 @@ func causeWords(err error, lang render.Lang) string {
 	case errors.As(err, &pf):
 		return pf.words(lang)
 	case errors.As(err, &index):
-		return render.Message(lang, "gc-cfg-index", index.err.Error())
-	case errors.Is(err, errNoRecord):
-		return render.Message(lang, "gc-cfg-no-record")
+		return render.Message(lang, "gc-cfg-index", index.Err.Error())
 	}
 	return err.Error()
 }
@@ -111,7 +113,7 @@ func listHint(flag, value string) error {
 	for i, p := range parts {
 		parts[i] = flag + " " + p
 	}
-	return configErr("gc-cfg-list", flag, q(value), strings.Join(parts, " "))
+	return Invalid("gc-cfg-list", flag, q(value), strings.Join(parts, " "))
 }
 
 // protectedWhat words what outfile says an output path is.

@@ -1,13 +1,12 @@
 //go:build linux
 
-package main
+package config
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 
-	bucket "github.com/plangate-gc/plangate-gc/internal/backend/s3"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 )
 
@@ -17,10 +16,9 @@ import (
 // absolute path inside the root becomes root-relative (anchored), and a
 // pattern that can never match a root-relative path is a config error:
 // an absolute path outside the root, one climbing out with "..", a
-// Windows path written with backslashes. A leading "!" is kept. rootDir
-// is the root as opened.
-func normalizeExcludes(patterns []string, rootDir string) ([]string, error) {
-	roots := rootNames(rootDir)
+// Windows path written with backslashes. A leading "!" is kept. roots
+// are the root's absolute local names (none for a bucket).
+func normalizeExcludes(patterns []string, roots []string) ([]string, error) {
 	out := make([]string, 0, len(patterns))
 	for _, p := range patterns {
 		n, err := normalizeExclude(p, roots)
@@ -28,28 +26,11 @@ func normalizeExcludes(patterns []string, rootDir string) ([]string, error) {
 			return nil, err
 		}
 		if err := gitignore.Validate(n); err != nil {
-			return nil, &configError{err: err, flag: "--exclude"}
+			return nil, &Error{Err: err, Flag: "--exclude"}
 		}
 		out = append(out, n)
 	}
 	return out, nil
-}
-
-// rootNames are the absolute names of the root: as given, and with its
-// symbolic links resolved.
-func rootNames(dir string) []string {
-	if bucket.IsRoot(dir) {
-		return nil // a bucket root: "/x" is gitignore's anchor, never a local path
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil
-	}
-	names := []string{abs}
-	if real, err := filepath.EvalSymlinks(abs); err == nil && real != abs {
-		names = append(names, real)
-	}
-	return names
 }
 
 // normalizeExclude normalizes one pattern (see normalizeExcludes).
@@ -59,28 +40,28 @@ func normalizeExclude(p string, roots []string) (string, error) {
 		neg, body = "!", body[1:]
 	}
 	if windowsPath(body) {
-		return "", configErr("gc-cfg-exclude-backslash", q(p), q(neg+strings.ReplaceAll(body, `\`, "/")))
+		return "", Invalid("gc-cfg-exclude-backslash", q(p), q(neg+strings.ReplaceAll(body, `\`, "/")))
 	}
 	anchored := false
 	for strings.HasPrefix(body, "./") {
 		body, anchored = strings.TrimLeft(body[2:], "/"), true
 	}
 	if body == "." || (anchored && body == "") {
-		return "", configErr("gc-cfg-exclude-root", q(p))
+		return "", Invalid("gc-cfg-exclude-root", q(p))
 	}
 	if strings.HasPrefix(body, "/") && !anchored {
 		rel, inside, outside := absoluteInRoot(body, roots)
 		switch {
 		case inside && rel == "":
-			return "", configErr("gc-cfg-exclude-root", q(p))
+			return "", Invalid("gc-cfg-exclude-root", q(p))
 		case inside:
 			body, anchored = rel, true
 		case outside:
-			return "", configErr("gc-cfg-exclude-outside", q(p))
+			return "", Invalid("gc-cfg-exclude-outside", q(p))
 		}
 	}
 	if climbs(body) {
-		return "", configErr("gc-cfg-exclude-dotdot", q(p))
+		return "", Invalid("gc-cfg-exclude-dotdot", q(p))
 	}
 	if anchored {
 		body = "/" + body

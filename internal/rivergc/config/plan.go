@@ -1,15 +1,12 @@
 //go:build linux
 
-package main
+package config
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 
 	"github.com/plangate-gc/plangate-gc/internal/report"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/gc"
@@ -18,26 +15,17 @@ import (
 	"github.com/plangate-gc/plangate-gc/render"
 )
 
-// planned applies --plan-out and --apply (SPEC Part J) to a validated
-// configuration; on a config error it closes the root.
-func (c *cli) planned(cfg gc.Config, set map[string]bool) (gc.Config, error) {
-	cfg, err := c.planFlags(cfg, set)
-	if err != nil {
-		cfg.Root.Close()
-	}
-	return cfg, err
-}
-
-// planFlags is planned's work. --plan-out is a dry-run and refuses
+// planFlags applies --plan-out and --apply (SPEC Part J) to the
+// validated run. --plan-out is a dry-run and refuses
 // --force; --apply takes the run's scopes, policy, --keep-within, --now
 // and timestamp
 // reading from the plan (a flag that sets one of them is a config error)
 // and adds any --exclude to the plan's; a plan that is unreadable, of
 // another format version, changed since written, or for another root is
 // a config error, found before anything is locked or scanned.
-func (c *cli) planFlags(cfg gc.Config, set map[string]bool) (gc.Config, error) {
+func (c *Config) planFlags(set map[string]bool) error {
 	if c.PlanOut == "" && c.Apply == "" {
-		return cfg, nil
+		return nil
 	}
 	flag := "--plan-out"
 	if c.Apply != "" {
@@ -45,28 +33,28 @@ func (c *cli) planFlags(cfg gc.Config, set map[string]bool) (gc.Config, error) {
 	}
 	switch {
 	case c.PlanOut != "" && c.Apply != "":
-		return cfg, configErr("gc-cfg-plan-apply")
+		return Invalid("gc-cfg-plan-apply")
 	case len(c.Explain) > 0:
-		return cfg, configErr("gc-cfg-explain-with", flag)
+		return Invalid("gc-cfg-explain-with", flag)
 	case c.EmitInventory:
-		return cfg, configErr("gc-cfg-emit-with")
-	case c.PlanOut != "" && cfg.Mode == gc.Force:
-		return cfg, configErr("gc-cfg-plan-force")
+		return Invalid("gc-cfg-emit-with")
+	case c.PlanOut != "" && c.Run.Mode == gc.Force:
+		return Invalid("gc-cfg-plan-force")
 	}
 	if c.PlanOut != "" {
-		if err := checkOutputFiles(cfg.Root, c.PlanOut, ""); err != nil {
-			return cfg, asPlanOut(err)
+		if err := CheckOutputFiles(c.Run.Root, c.PlanOut, ""); err != nil {
+			return AsPlanOut(err)
 		}
 		for _, other := range []struct{ name, path string }{{"--output-file", c.OutputFile}, {"--summary-file", c.SummaryFile}} {
 			if other.path != "" && sameFile(other.path, c.PlanOut) {
-				return cfg, configErr("gc-cfg-plan-same", other.name)
+				return Invalid("gc-cfg-plan-same", other.name)
 			}
 		}
 		if err := os.MkdirAll(filepath.Dir(c.PlanOut), 0o755); err != nil {
-			return cfg, &configError{err: &outfile.Error{Flag: "plan-out", Path: c.PlanOut, Err: err}}
+			return &Error{Err: &outfile.Error{Flag: "plan-out", Path: c.PlanOut, Err: err}}
 		}
-		cfg.PlanOut = true
-		return cfg, nil
+		c.Run.PlanOut = true
+		return nil
 	}
 	for _, f := range []struct {
 		name string
@@ -74,26 +62,27 @@ func (c *cli) planFlags(cfg gc.Config, set map[string]bool) (gc.Config, error) {
 	}{{"--scope", len(c.Scope) > 0}, {"--retention-days", len(c.RetentionDays) > 0}, {"--max-entries", len(c.MaxEntries) > 0},
 		{"--max-size-mb", len(c.MaxSizeMb) > 0}, {"--now", set["now"]}, {"--timestamp", set["timestamp"]}, {"--keep-within", set["keep-within"]}} {
 		if f.set {
-			return cfg, configErr("gc-cfg-apply-flag", f.name)
+			return Invalid("gc-cfg-apply-flag", f.name)
 		}
 	}
 	p, err := readPlan(c.Apply)
 	if err != nil {
-		return cfg, err
+		return err
 	}
-	if root := absRoot(cfg.Root.Path); p.Root != root {
-		return cfg, &configError{err: &planFileError{path: c.Apply, err: &plan.Error{Kind: plan.KindRoot, Got: p.Root, Want: root}}}
+	if p.Root != c.RootName {
+		return &Error{Err: &planFileError{path: c.Apply, err: &plan.Error{Kind: plan.KindRoot, Got: p.Root, Want: c.RootName}}}
 	}
-	cfg.Plan, cfg.Scopes, cfg.Retention, cfg.PerScope, cfg.Now, cfg.KeepWithin = p, p.Scopes, p.Retention, p.PerScope, p.Now, p.KeepWithin
-	cfg.Metadata = p.Timestamp == "metadata"
+	r := &c.Run
+	r.Plan, r.Scopes, r.Retention, r.PerScope, r.Now, r.KeepWithin = p, p.Scopes, p.Retention, p.PerScope, p.Now, p.KeepWithin
+	r.Metadata = p.Timestamp == "metadata"
 	excludes := slices.Clone(p.Excludes)
-	for _, x := range cfg.Excludes {
+	for _, x := range r.Excludes {
 		if !slices.Contains(excludes, x) {
 			excludes = append(excludes, x)
 		}
 	}
-	cfg.Excludes = excludes
-	return cfg, nil
+	r.Excludes = excludes
+	return nil
 }
 
 // readPlan reads and checks the plan file at path.
@@ -105,7 +94,7 @@ func readPlan(path string) (*plan.Plan, error) {
 			return p, nil
 		}
 	}
-	return nil, &configError{err: &planFileError{path: path, err: err}}
+	return nil, &Error{Err: &planFileError{path: path, err: err}}
 }
 
 // planFileError is a plan file that cannot be used: read, decoded or
@@ -136,8 +125,8 @@ func (e *planFileError) words(lang render.Lang) string {
 	return render.Message(lang, "gc-cfg-plan-unreadable", name, report.DisplayText(pe.Err.Error()))
 }
 
-// asPlanOut names --plan-out in an output-file refusal made for it.
-func asPlanOut(err error) error {
+// AsPlanOut names --plan-out in an output-file refusal made for it.
+func AsPlanOut(err error) error {
 	var oe *outfile.Error
 	if errors.As(err, &oe) {
 		oe.Flag = "plan-out"
@@ -155,24 +144,4 @@ func sameFile(a, b string) bool {
 	aa, _ := filepath.Abs(a)
 	ab, _ := filepath.Abs(b)
 	return aa == ab
-}
-
-// writePlan writes a dry-run's plan to --plan-out (atomically, never over
-// what is not a regular file, checked again now) and says so on stderr.
-func (c *cli) writePlan(out gc.Outcome, cfg gc.Config, stderr io.Writer) error {
-	p := out.Plan
-	if p == nil || c.PlanOut == "" {
-		return nil
-	}
-	p.Root, p.ToolVersion = out.Run.Root, out.Run.Version
-	err := late(asPlanOut(checkOutputFiles(cfg.Root, c.PlanOut, "")))
-	if err == nil {
-		err = asPlanOut(outfile.WriteAtomically(c.PlanOut, func(w io.Writer) error { return plan.Encode(w, p) }))
-	}
-	if err != nil {
-		return err
-	}
-	lang := render.Lang(c.Lang)
-	_, err = fmt.Fprintln(stderr, "river gc: "+render.Message(lang, "gc-plan-written", report.Display(c.PlanOut), strconv.Itoa(len(p.Items)), p.Digest))
-	return err
 }

@@ -1,6 +1,11 @@
 //go:build linux
 
-package main
+// Package stop ends a --force run early but in order: the stop signals
+// and the death of the wrapper that started river-gc cancel the run's
+// context, so it finishes or undoes the files in hand, attempts no more
+// deletions and writes its record; it never exits with 2, which says
+// nothing was touched.
+package stop
 
 import (
 	"context"
@@ -25,20 +30,20 @@ var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, sys
 // machine. Only a stop signal later than this ends the run at once.
 const signalMerge = 3 * time.Second
 
-// forceSignals prepares a --force run for the ways it can be ended: the
-// stop signals cancel the returned context; one more after signalMerge
-// ends the process at once with exit 1 (never 2, which says nothing was
+// Force prepares a --force run for the ways it can be ended: the stop
+// signals cancel the returned context; one more after signalMerge ends
+// the process at once with exitNow(1) (never 2, which says nothing was
 // touched; the intent journal then tells the next run what was deleted),
 // while those within it change nothing, so the record is written. SIGPIPE
 // is ignored, so a closed pipe on stdout or stderr makes writes fail with
 // EPIPE instead of killing the run before its record is written. A
 // wrapper's death (ParentEnv) cancels the context as a signal does.
-func forceSignals(parent context.Context) context.Context {
+func Force(parent context.Context, exitNow func(int)) context.Context {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, cancel := context.WithCancel(parent)
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, stopSignals...)
-	go stopOnSignals(ch, cancel, time.Now, exit)
+	go stopOnSignals(ch, cancel, time.Now, exitNow)
 	return watchParent(ctx, cancel)
 }
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package config
 
 import (
 	"errors"
@@ -24,14 +24,14 @@ var shortFlags = map[string]string{"-n": "--dry-run", "-f": "--force", "-q": "--
 // unexpectedArg is kong's message for a positional argument (v1.17).
 var unexpectedArg = regexp.MustCompile(`^unexpected argument (\S+)`)
 
-// habitError words a parse error that a habit from elsewhere explains
+// Habit words a parse error that a habit from elsewhere explains
 // (SPEC B7): a short flag, "river-gc gc", a glob the shell expanded into
 // file names. It returns nil when none does, and kong's error stands.
-func habitError(err error, args []string) error {
+func Habit(err error, args []string) error {
 	var flag *cliparse.Error
 	if errors.As(err, &flag) && flag.Err == cliparse.ErrUnknownFlag {
 		if long, ok := shortFlags[flag.Flag]; ok {
-			return configErr("gc-cfg-short-flag", flag.Flag, long)
+			return Invalid("gc-cfg-short-flag", flag.Flag, long)
 		}
 		return nil
 	}
@@ -44,7 +44,7 @@ func habitError(err error, args []string) error {
 		return nil
 	}
 	if args[at] == "gc" {
-		return configErr("gc-cfg-gc-word", strings.TrimSpace("river-gc "+strings.Join(slices.Delete(slices.Clone(args), at, at+1), " ")))
+		return Invalid("gc-cfg-gc-word", strings.TrimSpace("river-gc "+strings.Join(slices.Delete(slices.Clone(args), at, at+1), " ")))
 	}
 	// The names a glob became: the argument and the ones after it, and
 	// the value of an --exclude just before them.
@@ -61,9 +61,9 @@ func habitError(err error, args []string) error {
 		names = append(names, a)
 	}
 	if len(names) >= 2 && allExist(names) {
-		return configErr("gc-cfg-expanded-glob", q(m[1]), strconv.Itoa(len(names)), globOf(names))
+		return Invalid("gc-cfg-expanded-glob", q(m[1]), strconv.Itoa(len(names)), globOf(names))
 	}
-	return configErr("gc-cfg-unexpected", q(m[1]))
+	return Invalid("gc-cfg-unexpected", q(m[1]))
 }
 
 // positional is the index in args of arg as a positional argument (not a
@@ -121,7 +121,7 @@ func valueHabit(flag, v string) error {
 	scope, value, scoped := strings.Cut(v, "=")
 	if !scoped {
 		if s, n, ok := strings.Cut(v, ":"); ok && skill.Scope(s).Valid() {
-			return configErr("gc-cfg-colon", flag, q(v), flag, s+"="+n)
+			return Invalid("gc-cfg-colon", flag, q(v), flag, s+"="+n)
 		}
 		value = v
 	}
@@ -130,7 +130,7 @@ func valueHabit(flag, v string) error {
 		if scoped {
 			fix = scope + "=" + fix
 		}
-		return configErr("gc-cfg-days-implied", flag, q(v), flag, fix)
+		return Invalid("gc-cfg-days-implied", flag, q(v), flag, fix)
 	}
 	return nil
 }

@@ -1,8 +1,8 @@
-package render
+package catalog
 
 // recordMessages are the words of river gc's record when a run ends
-// badly (SPEC B4): the intent journal, killed runs, a cut summary. They
-// join messages when the catalog is built.
+// badly (SPEC B4): the intent journal, killed runs, a cut summary. Register
+// adds them to the catalog.
 var recordMessages = map[string][2]string{ // key → {ja, en}
 	"gc-interrupted": {
 		"記録を残さずに終了した river gc --force 実行があります (ジャーナル %s)。その実行が削除したファイル %s 件:",

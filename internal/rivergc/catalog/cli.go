@@ -1,9 +1,9 @@
-package render
+package catalog
 
 // cliMessages are the words of river-gc's command line that forgive a
 // user's habits (short flags of other tools, "7d", "tmp:7", a glob the
 // shell expanded) and its warnings about the flags themselves (SPEC B7).
-// They join messages when the catalog is built.
+// Register adds them to the catalog.
 var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-short-flag": {
 		"不明なフラグ %s。river-gc の短いフラグは -h だけです。%s と書いてください",
@@ -79,8 +79,6 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-run-dirs-stay": {
 		"空になった評価実行のディレクトリ %s 個 (%s など) は残しました (判定後に変わったか削除できません)",
 		"eval-run directories this run emptied that stay: %s (e.g. %s; changed since judged, or not removable)"},
-	"eval-summary":     {"成功 %s 件、失敗 %s 件", "%s passed, %s failed"},
-	"pgc-usage-error":  {"plangate-gc: 使い方の誤り: %s (--help を参照してください)", "plangate-gc: %s (see --help)"},
 	"gc-cli-warning":   {"river gc: 警告: %s", "river gc: warning: %s"},
 	"gc-count-file":    {"ファイル %s 件", "%s file"},
 	"gc-count-files":   {"ファイル %s 件", "%s files"},
@@ -93,16 +91,15 @@ var cliMessages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-fresh-removed": {
 		"スコープ %s: 24 時間以内のファイル %s 件を経過日数ではなく%sの上限で削除します (最も新しい %s は経過 %s)。残すには、このスコープの上限を上げてください: %s (または --keep-within 24h で 24 時間以内のものをすべて残せます)",
 		"scope %s: %s files younger than 24 hours go by the %s limit, not by age (the youngest, %s, is %s old); to keep them, raise the limit for this scope: %s (or keep everything younger than 24 hours with --keep-within 24h)"},
-	"gc-limit-count":               {"件数", "count"},
-	"gc-limit-size":                {"サイズ", "size"},
-	"gc-limit-count,size":          {"件数とサイズ", "count and size"},
-	"gc-flag-count":                {"--max-entries %s=N", "--max-entries %s=N"},
-	"gc-flag-size":                 {"--max-size-mb %s=N", "--max-size-mb %s=N"},
-	"gc-flag-count,size":           {"--max-entries %s=N と --max-size-mb %s=N", "--max-entries %s=N and --max-size-mb %s=N"},
-	"title-river-gc-fresh-removed": {"river gc: 24 時間以内のファイルを上限で削除", "river gc: files younger than 24 hours removed by a limit"},
-	"gc-dur-day":                   {"%s 日", "%s day"},
-	"gc-dur-days":                  {"%s 日", "%s days"},
-	"gc-dur-h":                     {"%s 時間", "%s h"},
-	"gc-dur-min":                   {"%s 分", "%s min"},
-	"gc-dur-s":                     {"%s 秒", "%s s"},
+	"gc-limit-count":      {"件数", "count"},
+	"gc-limit-size":       {"サイズ", "size"},
+	"gc-limit-count,size": {"件数とサイズ", "count and size"},
+	"gc-flag-count":       {"--max-entries %s=N", "--max-entries %s=N"},
+	"gc-flag-size":        {"--max-size-mb %s=N", "--max-size-mb %s=N"},
+	"gc-flag-count,size":  {"--max-entries %s=N と --max-size-mb %s=N", "--max-entries %s=N and --max-size-mb %s=N"},
+	"gc-dur-day":          {"%s 日", "%s day"},
+	"gc-dur-days":         {"%s 日", "%s days"},
+	"gc-dur-h":            {"%s 時間", "%s h"},
+	"gc-dur-min":          {"%s 分", "%s min"},
+	"gc-dur-s":            {"%s 秒", "%s s"},
 }
