@@ -167,7 +167,7 @@ func (r *runJournal) done() {
 // deletions there; the rest are counted in the journal error.
 func deleteJournaled(ctx context.Context, cfg Config, jn *runJournal, targets []sweep.Target, holds []string) sweep.Report {
 	var buf []journal.Intent
-	opts := sweep.Options{Batch: journalBatch, Hold: holds, Intend: func(batch []sweep.Target) error {
+	opts := sweep.Options{Batch: journalBatch, Hold: holds, Exchange: exchanged(), Intend: func(batch []sweep.Target) error {
 		buf = buf[:0]
 		for _, t := range batch {
 			buf = append(buf, journal.Intent{Op: journal.Delete, Path: t.Path, Dev: t.Dev, Ino: t.Ino, Size: t.Size, MtimeNs: t.MtimeNs})

@@ -26,7 +26,10 @@ var (
 // its parent when a worker begins the first run below it, renamed back
 // when the last run below it ends (package comment, "Held directories").
 type hold struct {
-	path string       // root-relative
+	path string // root-relative
+	// exchange: Options.Exchange lists it; it is exchanged for a fresh
+	// empty directory rather than renamed (exchange.go).
+	exchange bool
 	runs atomic.Int64 // runs below it not yet ended
 	once sync.Once    // takes it (take)
 	// Set by take, read by the workers after once: whether it is held,
@@ -35,14 +38,16 @@ type hold struct {
 	taken   bool
 	pfd, fd int
 	name    string
-	mu      sync.Mutex // guards done and err
+	was     unix.Statx_t // an exchanged one's, before the exchange
+	mu      sync.Mutex   // guards done and err
 	done    bool       // put back (or found gone): the descriptors are closed
 	err     *fserr.Error
 }
 
 // holdsOf lists the valid directories of want, outermost only (one below
-// another is held with it), and indexes them by path.
-func holdsOf(want []string) ([]*hold, map[string]int) {
+// another is held with it), and indexes them by path; those that
+// exchange lists are exchanged.
+func holdsOf(want, exchange []string) ([]*hold, map[string]int) {
 	var hs []*hold
 	at := map[string]int{}
 	for _, p := range want {
@@ -59,7 +64,7 @@ func holdsOf(want []string) ([]*hold, map[string]int) {
 		}
 	}
 	for p := range at {
-		hs = append(hs, &hold{path: p})
+		hs = append(hs, &hold{path: p, exchange: slices.Contains(exchange, p)})
 	}
 	slices.SortFunc(hs, func(a, b *hold) int { return strings.Compare(a.path, b.path) })
 	for i, h := range hs {
@@ -86,7 +91,13 @@ func (d *deleter) acquire(h *hold) *hold {
 	if h == nil {
 		return nil
 	}
-	h.once.Do(func() { d.take(h) })
+	h.once.Do(func() {
+		if h.exchange {
+			d.takeExchange(h)
+		} else {
+			d.take(h)
+		}
+	})
 	if !h.taken {
 		return nil
 	}
@@ -164,7 +175,13 @@ func (d *deleter) putBack(h *hold) {
 		testHookBeforePutBack(h.path)
 	}
 	private := PrivatePrefix + h.name
-	if err := putBack(h.pfd, private, h.name); err != nil {
+	var err error
+	if h.exchange {
+		err = d.putBackExchanged(h)
+	} else {
+		err = putBack(h.pfd, private, h.name)
+	}
+	if err != nil {
 		h.err = heldDirError(h.path, dirOf(h.path), private, err)
 	}
 	d.closeParent(h.pfd)
