@@ -30,8 +30,8 @@ type hold struct {
 	// exchange: Options.Exchange lists it; it is exchanged for a fresh
 	// empty directory rather than renamed (exchange.go).
 	exchange bool
-	runs atomic.Int64 // runs below it not yet ended
-	once sync.Once    // takes it (take)
+	runs     atomic.Int64 // runs below it not yet ended
+	once     sync.Once    // takes it (take)
 	// Set by take, read by the workers after once: whether it is held,
 	// its parent's descriptor (the root's own for a directory at the
 	// top), its own (O_PATH) and its name in the parent.
@@ -40,7 +40,7 @@ type hold struct {
 	name    string
 	was     unix.Statx_t // an exchanged one's, before the exchange
 	mu      sync.Mutex   // guards done and err
-	done    bool       // put back (or found gone): the descriptors are closed
+	done    bool         // put back (or found gone): the descriptors are closed
 	err     *fserr.Error
 }
 
