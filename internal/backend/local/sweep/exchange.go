@@ -15,7 +15,7 @@ import (
 // are exchanged with renameat2(RENAME_EXCHANGE), so that the name never
 // stops being a directory. The one now under the private name must be
 // the directory found at the name the moment before (device and inode),
-// else the exchange is undone at once. Nothing is held where the fresh
+// else it is not held (unexchange). Nothing is held where the fresh
 // directory cannot be made (its name is taken) or the file system cannot
 // exchange: the targets take the per-file protocol.
 func (d *deleter) takeExchange(h *hold) {
@@ -51,21 +51,37 @@ func (d *deleter) takeExchange(h *hold) {
 		err = fserr.ErrNameTaken
 	}
 	if err != nil {
-		// Not the directory found there a moment ago (swapped in
-		// between): exchanged back at once; the fresh directory, under
-		// the private name again, is removed, or merged into what has
-		// the name when a writer made something in it meanwhile.
-		err = eintr.Retry(func() error { return renameExchange(pfd, private, name) })
+		d.unexchange(h, pfd, dir, name, private)
+		d.closeParent(pfd)
+		return
+	}
+	h.taken, h.pfd, h.fd, h.name, h.was = true, pfd, fd, name, was
+}
+
+// unexchange settles an exchange after which the private name does not
+// hold the directory found at the name the moment before. A directory
+// swapped in there in between (on the root's mount) is exchanged back at
+// once, and the fresh directory, under the private name again, is
+// removed, or merged into it when a writer made something in it
+// meanwhile. Anything else at the private name (a symlink, another
+// mount) is never put at the name: the fresh directory keeps it, and a
+// directory of another mount is an error (what it covers stays there).
+func (d *deleter) unexchange(h *hold, pfd int, dir, name, private string) {
+	var stx unix.Statx_t
+	if d.statDir(pfd, private, &stx) {
+		err := eintr.Retry(func() error { return renameExchange(pfd, private, name) })
 		if err == nil {
 			err = putBack(pfd, private, name)
 		}
 		if err != nil {
 			h.err = heldDirError(h.path, dir, private, err)
 		}
-		d.closeParent(pfd)
 		return
 	}
-	h.taken, h.pfd, h.fd, h.name, h.was = true, pfd, fd, name, was
+	err := eintr.Retry(func() error { return unix.Statx(pfd, private, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_TYPE, &stx) })
+	if err == nil && uint32(stx.Mode)&unix.S_IFMT == unix.S_IFDIR {
+		h.err = heldDirError(h.path, dir, private, fserr.ErrOtherMount)
+	}
 }
 
 // putBackExchanged ends the hold of an exchanged directory: when its
