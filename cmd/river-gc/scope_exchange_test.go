@@ -72,6 +72,13 @@ var (
 	freshRemoved = event{".river", unix.IN_DELETE, heldPrefix + "tmp"}
 )
 
+// A moment is a stop, and maybe an event the run is then continued to.
+type moment struct {
+	name  string
+	stop  stop
+	after *event
+}
+
 // watch is an inotify descriptor watching e's directory below root.
 func watch(t *testing.T, root string, e event) int {
 	t.Helper()
@@ -232,11 +239,7 @@ func TestScopeDirectoryExchangedKeepsItsPath(t *testing.T) {
 func TestKilledAtEachStepOfAScopeExchange(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
-	for _, step := range []struct {
-		name  string
-		stop  stop
-		after *event // then continued until this event
-	}{
+	for _, step := range []moment{
 		{"fresh directory made", freshMade, nil},
 		{"exchanged", exchanged, nil},
 		{"among the deletions", exchanged, &oneDeleted},
@@ -321,25 +324,14 @@ func TestKilledAtEachStepOfAScopeExchange(t *testing.T) {
 func TestScopeDirectorySwappedDuringExchange(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
-	for _, at := range []struct {
-		name  string
-		stop  stop
-		after *event // then continued until this event, and stopped
-	}{{"exchanged", exchanged, nil}, {"among the deletions", exchanged, &oneDeleted}} {
+	for _, at := range []moment{{"exchanged", exchanged, nil}, {"among the deletions", exchanged, &oneDeleted}} {
 		for _, swap := range []string{"private", "name"} {
 			t.Run(at.name+", "+swap, func(t *testing.T) {
 				root := memDir(t)
 				before := scopeTree(t, root, 3000)
 				elsewhere := memDir(t) // the same file system: a rename can move it there
 				decoy := filepath.Join(elsewhere, "decoy")
-				if err := os.Mkdir(decoy, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				for _, p := range before {
-					if err := os.WriteFile(filepath.Join(decoy, filepath.Base(p)), []byte("decoy"), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
+				writeDecoy(t, decoy, before)
 				r := startStoppedAt(t, bin, root, at.stop)
 				if at.after != nil && !r.signalAfter(t, root, *at.after, syscall.SIGSTOP) {
 					t.Fatal("the run ended before it deleted f01500")
@@ -380,6 +372,20 @@ func TestScopeDirectorySwappedDuringExchange(t *testing.T) {
 	}
 }
 
+// writeDecoy makes the directory decoy with a file "decoy" named as the
+// last component of each of paths.
+func writeDecoy(t *testing.T, decoy string, paths []string) {
+	t.Helper()
+	if err := os.Mkdir(decoy, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		if err := os.WriteFile(filepath.Join(decoy, filepath.Base(p)), []byte("decoy"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // checkDecoy fails unless the directory decoy holds its n files, each
 // still "decoy".
 func checkDecoy(t *testing.T, decoy string, n int) {
@@ -411,12 +417,8 @@ func TestScopeDirectoryMountedOverDuringExchange(t *testing.T) {
 	for _, over := range []string{".river/tmp", scopePrivate} {
 		root := t.TempDir()
 		before := scopeTree(t, root, 2000)
-		decoy := t.TempDir()
-		for _, p := range before {
-			if err := os.WriteFile(filepath.Join(decoy, filepath.Base(p)), []byte("decoy"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		decoy := filepath.Join(t.TempDir(), "decoy")
+		writeDecoy(t, decoy, before)
 		r := startStoppedAt(t, bin, root, exchanged)
 		at := filepath.Join(root, over)
 		if out, err := exec.Command("mount", "--bind", decoy, at).CombinedOutput(); err != nil {

@@ -19,12 +19,8 @@ import (
 // directory cannot be made (its name is taken) or the file system cannot
 // exchange: the targets take the per-file protocol.
 func (d *deleter) takeExchange(h *hold) {
-	dir, name, err := splitPath(h.path)
-	if err != nil || len(PrivatePrefix)+len(name) > maxName || d.noRename2.Load() {
-		return
-	}
-	pfd, err := d.openParent(dir)
-	if err != nil {
+	dir, name, pfd, ok := d.holdParent(h)
+	if !ok {
 		return
 	}
 	private := PrivatePrefix + name
@@ -42,11 +38,9 @@ func (d *deleter) takeExchange(h *hold) {
 	if testHookAfterHold != nil {
 		testHookAfterHold(h.path)
 	}
-	fd, err := eintr.Value(func() (int, error) {
-		return unix.Openat(pfd, private, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	})
 	var now unix.Statx_t
-	if err == nil && (!d.fstatDir(fd, &now) || !sameInode(&now, &was)) {
+	fd, err := d.openHeld(pfd, private, &now)
+	if err == nil && !sameInode(&now, &was) {
 		unix.Close(fd)
 		err = fserr.ErrNameTaken
 	}

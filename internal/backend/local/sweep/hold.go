@@ -110,12 +110,8 @@ func (d *deleter) acquire(h *hold) *hold {
 // held where renameat2 cannot promise not to replace, nor when the
 // private name would be too long.
 func (d *deleter) take(h *hold) {
-	dir, name, err := splitPath(h.path)
-	if err != nil || len(PrivatePrefix)+len(name) > maxName || d.noRename2.Load() {
-		return
-	}
-	pfd, err := d.openParent(dir)
-	if err != nil {
+	dir, name, pfd, ok := d.holdParent(h)
+	if !ok {
 		return
 	}
 	private := PrivatePrefix + name
@@ -126,21 +122,8 @@ func (d *deleter) take(h *hold) {
 	if testHookAfterHold != nil {
 		testHookAfterHold(h.path)
 	}
-	fd, err := eintr.Value(func() (int, error) {
-		return unix.Openat(pfd, private, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	})
-	if err == nil {
-		var stx unix.Statx_t
-		err = eintr.Retry(func() error {
-			return unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_TYPE|unix.STATX_MNT_ID, &stx)
-		})
-		if err == nil && (uint32(stx.Mode)&unix.S_IFMT != unix.S_IFDIR || !d.onRootMount(&stx)) {
-			err = fserr.ErrOtherMount
-		}
-		if err != nil {
-			unix.Close(fd)
-		}
-	}
+	var stx unix.Statx_t
+	fd, err := d.openHeld(pfd, private, &stx)
 	if err != nil {
 		// Not the directory scanned there (a symlink or a file put at its
 		// name): back where it was, untouched.
@@ -151,6 +134,33 @@ func (d *deleter) take(h *hold) {
 		return
 	}
 	h.taken, h.pfd, h.fd, h.name = true, pfd, fd, name
+}
+
+// holdParent splits h's path and opens its parent (openParent); ok is
+// false, and nothing is held, where the path is not valid, the private
+// name would be too long, or renameat2 cannot promise not to replace.
+func (d *deleter) holdParent(h *hold) (dir, name string, pfd int, ok bool) {
+	dir, name, err := splitPath(h.path)
+	if err != nil || len(PrivatePrefix)+len(name) > maxName || d.noRename2.Load() {
+		return "", "", -1, false
+	}
+	pfd, err = d.openParent(dir)
+	return dir, name, pfd, err == nil
+}
+
+// openHeld opens the directory private in pfd (O_PATH, not followed)
+// and statx'es it into stx: it must be a directory on the root's mount,
+// else the error is fserr.ErrOtherMount (or an errno) and nothing stays
+// open.
+func (d *deleter) openHeld(pfd int, private string, stx *unix.Statx_t) (int, error) {
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(pfd, private, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if err == nil && !d.fstatDir(fd, stx) {
+		unix.Close(fd)
+		return -1, fserr.ErrOtherMount
+	}
+	return fd, err
 }
 
 // runEnded counts one run below h as ended, and puts h back after the
