@@ -13,8 +13,9 @@
 // AT_REMOVEDIR; the exceptions are an emptied held directory whose name
 // was taken, and the fresh directory of an exchange, below), never
 // deletes a file that changed since it was scanned, never overwrites a
-// file, never rolls back a successful deletion, and never words a message: its errors are *fserr.Error values with typed
-// causes, worded by the caller.
+// file, never rolls back a successful deletion, and never words a
+// message: its errors are *fserr.Error values with typed causes, worded
+// by the caller.
 //
 // # One root
 //
