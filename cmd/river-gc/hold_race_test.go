@@ -94,8 +94,9 @@ func startStopped(t *testing.T, bin, root, parent, name, when string, args ...st
 
 // stopAfter waits for the nth inotify event on in that names want, then
 // until the run is stopped (it has made the call strace stops it at);
-// the run is continued from the stops of the events before. what is the
-// stop, for the failures.
+// the run is continued from the stops of the events before, and the test
+// is skipped when the run made the event again before it stopped. what
+// is the stop, for the messages.
 func (r *heldRun) stopAfter(t *testing.T, in int, want string, nth int, what string) {
 	t.Helper()
 	buf := make([]byte, 64<<10)
@@ -118,6 +119,11 @@ func (r *heldRun) stopAfter(t *testing.T, in int, want string, nth int, what str
 			r.pid = tracee(t, r.cmd.Process.Pid)
 			r.waitStopped(t)
 			if nth--; nth == 0 {
+				// strace was seen to miss a stop under load; the run then
+				// stops at a later one, which made the event again.
+				if n, _ := unix.Read(in, buf); n > 0 && strings.Contains(string(buf[:n]), want+"\x00") {
+					t.Skipf("strace missed the stop after %s; the run stopped at a later one", what)
+				}
 				return
 			}
 			r.signal(syscall.SIGCONT)
