@@ -19,6 +19,13 @@
 // It prints wall and CPU (getrusage, user + system) seconds per mode,
 // the medians of the runs, and µs of CPU per file. No check of the
 // results is made beyond the calls' errors: this is a floor, not river gc.
+//
+// With -list FILE -root DIR it runs the protocol once over the files FILE
+// names (root-relative, one a line, sorted) in their own directories, with
+// w workers taking runs of at most 256 files of one directory, the k-th
+// run of every directory before the (k+1)-th of any (as river gc's
+// workers do), and prints nothing: bench/rivergc times this process as
+// the floor of a --force run that removes those files (SPEC P3).
 package main
 
 import (
@@ -27,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,7 +50,16 @@ func main() {
 	n := flag.Int("n", 30000, "files per run")
 	workers := flag.Int("w", 1, "workers")
 	runs := flag.Int("runs", 3, "runs per mode (the median is printed)")
+	list := flag.String("list", "", "file of root-relative paths: run the protocol over them once (with -root)")
+	root := flag.String("root", "", "the directory -list's paths are relative to")
 	flag.Parse()
+	if *list != "" {
+		if err := protocolOver(*root, *list, *workers); err != nil {
+			fmt.Fprintln(os.Stderr, "delfloor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "delfloor: -dir is required")
 		os.Exit(2)
@@ -123,6 +140,72 @@ func run(parent, mode string, n, workers int) (float64, float64, error) {
 		return 0, 0, fmt.Errorf("%s: %w", mode, err)
 	}
 	return wall, cpu, nil
+}
+
+// protocolOver runs the four calls over the files the list names below
+// root, one descriptor per directory, with w workers.
+func protocolOver(root, list string, workers int) error {
+	b, err := os.ReadFile(list)
+	if err != nil {
+		return err
+	}
+	type run struct{ dfd, lo, hi int }
+	var names, privs [][]byte
+	var groups [][]run // the runs of one directory, in path order
+	at := map[string]int{}
+	for _, p := range strings.Fields(string(b)) {
+		dir, name := filepath.Split(p)
+		g, ok := at[dir]
+		if !ok {
+			dfd, err := unix.Open(filepath.Join(root, dir), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+			if err != nil {
+				return err
+			}
+			defer unix.Close(dfd)
+			g, at[dir] = len(groups), len(groups)
+			groups = append(groups, []run{{dfd, len(names), len(names)}})
+		}
+		rs := groups[g]
+		if last := &rs[len(rs)-1]; last.hi == len(names) && last.hi-last.lo < 256 {
+			last.hi++
+		} else {
+			groups[g] = append(rs, run{last.dfd, len(names), len(names) + 1})
+		}
+		names, privs = append(names, cstr(name)), append(privs, cstr(".river-gc-deleting."+name))
+	}
+	var runs []run
+	for k, more := 0, true; more; k++ {
+		more = false
+		for _, g := range groups {
+			more = more || k+1 < len(g)
+			if k < len(g) {
+				runs = append(runs, g[k])
+			}
+		}
+	}
+	var next atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var stx unix.Statx_t
+			for k := int(next.Add(1)) - 1; k < len(runs); k = int(next.Add(1)) - 1 {
+				for i := runs[k].lo; i < runs[k].hi; i++ {
+					if err := one(runs[k].dfd, "protocol", &names[i][0], &privs[i][0], &stx); err != nil {
+						firstErr.CompareAndSwap(nil, fmt.Errorf("%s: %w", names[i], err))
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err, ok := firstErr.Load().(error); ok {
+		return err
+	}
+	return nil
 }
 
 // one runs mode's calls for one file.

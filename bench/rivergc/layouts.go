@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,8 +25,17 @@ type layout struct {
 
 // deleteLayouts are issue 27's: flat (1 directory × 30,000 files), grid
 // (30 × 1,000), deep (50 chains of 20 nested directories, 30 files at
-// every level) and wide (100 × 1,000, the issue's disk tree).
+// every level) and wide (100 × 1,000, the issue's disk tree); and scope
+// (30,000 files directly in .river/tmp, as River Review's tmp files lie:
+// issue 38).
 var deleteLayouts = []layout{
+	{"scope", func() []string {
+		ps := make([]string, 30000)
+		for f := range ps {
+			ps[f] = fmt.Sprintf(".river/tmp/f-%05d.tmp", f)
+		}
+		return ps
+	}},
 	{"wide", func() []string { return grid(100, 1000) }},
 	{"flat", func() []string { return grid(1, 30000) }},
 	{"grid", func() []string { return grid(30, 1000) }},
@@ -62,47 +73,45 @@ var (
 )
 
 // writeLayout creates the layout's files below root; in a mixed tree
-// every third file is recent. It returns how many files river-gc removes.
-func writeLayout(root string, l layout, mixed bool) (int, error) {
-	removed := 0
+// every third file is recent. It returns the files river-gc removes,
+// sorted.
+func writeLayout(root string, l layout, mixed bool) ([]string, error) {
+	var removed []string
 	made := map[string]bool{}
 	for i, p := range l.paths() {
 		full := filepath.Join(root, p)
 		if d := filepath.Dir(full); !made[d] {
 			if err := os.MkdirAll(d, 0o755); err != nil {
-				return 0, err
+				return nil, err
 			}
 			made[d] = true
 		}
 		if err := os.WriteFile(full, nil, 0o644); err != nil {
-			return 0, err
+			return nil, err
 		}
 		t := oldTime
 		if mixed && i%3 == 2 {
 			t = recentTime
 		} else {
-			removed++
+			removed = append(removed, p)
 		}
 		if err := os.Chtimes(full, t, t); err != nil {
-			return 0, err
+			return nil, err
 		}
 	}
+	slices.Sort(removed)
 	return removed, nil
 }
 
 // forceLayouts prints one row per file system, layout and tree kind:
-// river-gc --force ÷ find -type f -delete, medians of runs alternating
-// pairs (triples with -before: the before build first), each run on a
-// fresh cp -a of the pristine tree (not timed). fsDirs maps a
-// file-system label to a directory on it.
+// river-gc --force ÷ find -type f -delete, and in a mixed tree also ÷
+// bench/delfloor's protocol over the same removed files (the floor of
+// SPEC B2's checks, SPEC P3); medians of runs alternating the programs
+// (the -before build first), each run on a fresh cp -a of the pristine
+// tree (not timed). fsDirs maps a file-system label to a directory on it.
 func (b *bench) forceLayouts(fsDirs [][2]string, names string) error {
-	if b.beforeBin != "" {
-		fmt.Println("| file system | layout | tree | files | river-gc deletes | before s | after s | find -delete s | before ÷ find (pairs' median) | after ÷ find | CPU s before, after, find | CPU before ÷ find | CPU after ÷ find | load average (1 min), start–end |")
-		fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	} else {
-		fmt.Println("| file system | layout | tree | files | river-gc deletes | river-gc s | find -delete s | time ratio, median of the pairs' (goal ≤ 1.5) | CPU s, river-gc ÷ find | CPU ratio |")
-		fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
-	}
+	fmt.Println("| file system | layout | tree | files | river-gc deletes | before s | after s | find -delete s | floor s | before ÷ find | after ÷ find | before ÷ floor | after ÷ floor | CPU s before, after, find, floor | CPU before ÷ find | CPU after ÷ find | CPU before ÷ floor | CPU after ÷ floor | load average (1 min), start–end |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, fsd := range fsDirs {
 		for _, l := range deleteLayouts {
 			if !slices.Contains(strings.Split(names, ","), l.name) {
@@ -118,8 +127,17 @@ func (b *bench) forceLayouts(fsDirs [][2]string, names string) error {
 	return nil
 }
 
-// timings are one program's wall and CPU seconds over the timed runs.
-type timings struct{ wall, cpu, pairs []float64 }
+// timings are one program's wall and CPU seconds over the timed runs,
+// and its wall time ÷ find's and ÷ the floor's in each run.
+type timings struct{ wall, cpu, toFind, toFloor []float64 }
+
+// A program of a layout row: its command line, and whether it deletes
+// exactly river-gc's removals (find deletes every file).
+type program struct {
+	name      string
+	argv      []string
+	asRiverGC bool
+}
 
 func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
 	work, err := os.MkdirTemp(dir, "rivergc-layout")
@@ -130,6 +148,10 @@ func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
 	pristine, victim := filepath.Join(work, "pristine"), filepath.Join(work, "victim")
 	want, err := writeLayout(pristine, l, mixed)
 	if err != nil {
+		return err
+	}
+	list := filepath.Join(work, "removed")
+	if err := os.WriteFile(list, []byte(strings.Join(want, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}
 	files := countFiles(pristine)
@@ -147,53 +169,80 @@ func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
 	gcOf := func(bin string) []string {
 		return append([]string{bin, "--root", victim, "--force", "--json", "--quiet"}, gcFlags...)
 	}
-	progs := [][]string{gcOf(b.bin)}
+	var progs []program
 	if b.beforeBin != "" {
-		progs = [][]string{gcOf(b.beforeBin), gcOf(b.bin)}
+		progs = append(progs, program{"before", gcOf(b.beforeBin), true})
 	}
-	progs = append(progs, []string{"find", victim, "-type", "f", "-delete"})
+	progs = append(progs, program{"after", gcOf(b.bin), true})
+	if mixed {
+		// river-gc's worker count on this machine (2 × GOMAXPROCS, at most 8).
+		w := strconv.Itoa(min(2*runtime.NumCPU(), 8))
+		progs = append(progs, program{"floor", []string{b.delfloor, "-root", victim, "-list", list, "-w", w}, true})
+	}
+	progs = append(progs, program{"find", []string{"find", victim, "-type", "f", "-delete"}, false})
 	load := loadAverage()
-	got := make([]timings, len(progs))
+	got := map[string]*timings{}
+	for _, p := range progs {
+		got[p.name] = &timings{}
+	}
 	for i := -1; i < b.runs; i++ { // i == -1: warm-up, not recorded
-		var rs []measure.Result
-		for k, p := range progs {
+		rs := map[string]measure.Result{}
+		for _, p := range progs {
 			if err := fresh(); err != nil {
 				return err
 			}
-			r, err := measure.Run(p, measure.Options{})
+			r, err := measure.Run(p.argv, measure.Options{})
 			if err != nil {
 				return err
 			}
-			if n := files - countFiles(victim); k < len(progs)-1 && n != want {
-				return fmt.Errorf("%s %s: river-gc deleted %d files, want %d", label, l.name, n, want)
+			if n := files - countFiles(victim); p.asRiverGC && n != len(want) {
+				return fmt.Errorf("%s %s: %s deleted %d files, want %d", label, l.name, p.name, n, len(want))
 			}
-			rs = append(rs, r)
+			rs[p.name] = r
 		}
 		if i < 0 {
 			continue
 		}
-		find := rs[len(rs)-1]
-		for k, r := range rs {
-			got[k].wall, got[k].cpu = append(got[k].wall, r.Wall), append(got[k].cpu, r.CPU)
-			got[k].pairs = append(got[k].pairs, r.Wall/find.Wall)
+		for name, r := range rs {
+			g := got[name]
+			g.wall, g.cpu = append(g.wall, r.Wall), append(g.cpu, r.CPU)
+			g.toFind = append(g.toFind, r.Wall/rs["find"].Wall)
+			if fl, ok := rs["floor"]; ok {
+				g.toFloor = append(g.toFloor, r.Wall/fl.Wall)
+			}
 		}
 	}
 	kind := "all removed"
 	if mixed {
 		kind = "mixed (a third stays)"
 	}
-	med := measure.Median
-	f := got[len(got)-1]
-	if b.beforeBin == "" {
-		g := got[0]
-		fmt.Printf("| %s | %s | %s | %d | %d | %.3f | %.3f | %.2f | %.3f ÷ %.3f | %.2f |\n", label, l.name, kind, files, want,
-			med(g.wall), med(f.wall), med(g.pairs), med(g.cpu), med(f.cpu), med(g.cpu)/med(f.cpu))
-		return nil
+	// cell formats one median, "–" for a program that did not run.
+	cell := func(name string, f func(*timings) []float64, format string) string {
+		g, ok := got[name]
+		if !ok || len(f(g)) == 0 {
+			return "–"
+		}
+		return fmt.Sprintf(format, measure.Median(f(g)))
 	}
-	bf, af := got[0], got[1]
-	fmt.Printf("| %s | %s | %s | %d | %d | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f, %.2f, %.2f | %.2f | %.2f | %s |\n", label, l.name, kind, files, want,
-		med(bf.wall), med(af.wall), med(f.wall), med(bf.pairs), med(af.pairs), med(bf.cpu), med(af.cpu), med(f.cpu),
-		med(bf.cpu)/med(f.cpu), med(af.cpu)/med(f.cpu), load+"–"+loadAverage())
+	cpuRatio := func(a, of string) string {
+		ga, oka := got[a]
+		gb, okb := got[of]
+		if !oka || !okb {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f", measure.Median(ga.cpu)/measure.Median(gb.cpu))
+	}
+	wall := func(g *timings) []float64 { return g.wall }
+	cpus := []string{}
+	for _, name := range []string{"before", "after", "find", "floor"} {
+		cpus = append(cpus, cell(name, func(g *timings) []float64 { return g.cpu }, "%.2f"))
+	}
+	fmt.Printf("| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label, l.name, kind, files, len(want),
+		cell("before", wall, "%.3f"), cell("after", wall, "%.3f"), cell("find", wall, "%.3f"), cell("floor", wall, "%.3f"),
+		cell("before", func(g *timings) []float64 { return g.toFind }, "%.2f"), cell("after", func(g *timings) []float64 { return g.toFind }, "%.2f"),
+		cell("before", func(g *timings) []float64 { return g.toFloor }, "%.2f"), cell("after", func(g *timings) []float64 { return g.toFloor }, "%.2f"),
+		strings.Join(cpus, ", "), cpuRatio("before", "find"), cpuRatio("after", "find"), cpuRatio("before", "floor"), cpuRatio("after", "floor"),
+		load+"–"+loadAverage())
 	return nil
 }
 

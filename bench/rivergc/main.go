@@ -19,10 +19,12 @@
 //   - layouts (-layouts-fs tmpfs=/mnt/t,disk=/var/tmp): --force ÷ find
 //     -type f -delete on issue 27's trees of empty files under .river/tmp
 //     (-layouts: flat 1 × 30,000, grid 30 × 1,000, deep 50 chains × 20
-//     levels × 30, wide 100 × 1,000),
-//     all old or every third recent, on each file system; alternating
-//     pairs on fresh cp -a copies, the median of the pairs' ratios; with
-//     -before, triples: the -before build, this build, find.
+//     levels × 30, wide 100 × 1,000, scope: 30,000 directly in
+//     .river/tmp), all old or every third recent, on each file system;
+//     in a mixed tree also ÷ bench/delfloor's protocol over the same
+//     removed files (-list); the programs alternate on fresh cp -a
+//     copies (with -before that build first), the median of the runs'
+//     ratios.
 //
 // No test asserts a time; this is a report.
 package main
@@ -57,7 +59,7 @@ func main() {
 	before := flag.String("before", "", "checkout to build a second river-gc from, run beside the first in the layout rows (empty: none)")
 	work := flag.String("work", "", "directory for trees (default: a temporary directory)")
 	layoutsFS := flag.String("layouts-fs", "", "LABEL=DIR,…: the --force layout rows (all removed and mixed) on each DIR's file system (empty: skip)")
-	layouts := flag.String("layouts", "flat,grid,deep", "the layouts of -layouts-fs: flat, grid, deep, wide")
+	layouts := flag.String("layouts", "flat,grid,deep,scope", "the layouts of -layouts-fs: flat, grid, deep, wide, scope")
 	flag.Parse()
 	b := &bench{runs: *runs, beforeSrc: *before}
 	fsDirs, err := parseFS(*layoutsFS)
@@ -77,6 +79,7 @@ type bench struct {
 	runs     int
 	dir, bin string
 	gctree   string
+	delfloor string // bench/delfloor, the layouts' floor
 	// beforeSrc and beforeBin: the -before checkout and its river-gc.
 	beforeSrc, beforeBin string
 }
@@ -92,6 +95,10 @@ func (b *bench) main(src, work, sizes string, force int, hostile string, fsDirs 
 		return err
 	}
 	if err := build(".", "./bench/gctree", b.gctree); err != nil {
+		return err
+	}
+	b.delfloor = filepath.Join(dir, "delfloor")
+	if err := build(".", "./bench/delfloor", b.delfloor); err != nil {
 		return err
 	}
 	rev, _ := exec.Command("git", "-C", src, "rev-parse", "--short", "HEAD").Output()

@@ -23,14 +23,7 @@ func TestHeldDirSwappedDuringHold(t *testing.T) {
 	before := heldTree(t, root, "big", 4000)
 	elsewhere := memDir(t) // the same file system: a rename can move it there
 	decoy := filepath.Join(elsewhere, "decoy")
-	if err := os.Mkdir(decoy, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range before {
-		if err := os.WriteFile(filepath.Join(decoy, filepath.Base(p)), []byte("decoy"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeDecoy(t, decoy, before)
 	r := startHeld(t, bin, root, "big")
 	private := filepath.Join(root, ".river/tmp", heldPrefix+"big")
 	moved := filepath.Join(elsewhere, "moved")

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/backend/local"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/journal"
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/backend/record"
@@ -28,7 +29,9 @@ type heldDir struct {
 // for scopes this run does not select, the private name of every
 // ancestor of a path a journal names and that is no longer in place
 // (the lookup of decision 290: a run journals a directory's files before
-// it holds it). One restorable leaves alone is not river gc's and is not
+// it holds it), and the private name of every scope's own directory (a
+// run exchanges one for a fresh directory before its first deletion
+// there, decision 360). One restorable leaves alone is not river gc's and is not
 // listed; a dry-run beside a live --force lists none (its holds are in
 // flight, not a killed run's). The original path of every file below
 // them is given to ex, so that an --exclude naming a held directory
@@ -42,6 +45,11 @@ func findHeld(cfg Config, fd int, leftovers []string, ex *excludeUse) (held []he
 	found := map[string]struct{}{} // candidate private paths
 	for _, l := range leftovers {
 		found[l] = struct{}{}
+	}
+	for _, d := range exchanged() {
+		if ad, an := path.Split(d); local.IsDir(fd, ad+sweep.PrivatePrefix+an) {
+			found[ad+sweep.PrivatePrefix+an] = struct{}{}
+		}
 	}
 	journals := journal.New(fd, func(p string) []string {
 		for a := path.Dir(p); a != "."; a = path.Dir(a) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/skill"
 )
 
 // minHold is the fewest targets below a directory for it to be held whole
@@ -18,11 +19,12 @@ const minHold = 8
 // holdDirs lists the directories of a scope that --force may hold whole
 // while their files are deleted: those the scan listed to the end whose
 // every entry is a target (ts, in path order) or such a directory, with
-// at least minHold targets below them, outermost only. Anything else in
-// a directory — a file kept, protected, excluded, unjudgeable or too
-// large, a symlink, a special file, a nested repository, a mount point, a
-// directory not listed, a leftover — keeps it, and every directory above
-// it, from being held.
+// at least minHold targets below them, outermost only; the scope's own
+// directory among them is exchanged, not renamed (exchanged). Anything
+// else in a directory — a file kept, protected, excluded, unjudgeable or
+// too large, a symlink, a special file, a nested repository, a mount
+// point, a directory not listed, a leftover — keeps it, and every
+// directory above it, from being held.
 func holdDirs(dirs []scan.Dir, ts []sweep.Target) []string {
 	if len(dirs) == 0 || len(ts) < minHold {
 		return nil
@@ -52,6 +54,20 @@ func holdDirs(dirs []scan.Dir, ts []sweep.Target) []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// exchanged lists the directories that --force, when it holds one whole,
+// exchanges for a fresh empty directory instead of renaming it
+// (sweep.Options.Exchange, decision 360): every scope's own, which River
+// Review's writers expect to find (a mkdir -p, then a file written in it).
+func exchanged() []string {
+	var out []string
+	for _, sc := range skill.Scopes() {
+		if sc != skill.ScopeReviewArtifacts { // a listing of artifacts/, never held
+			out = append(out, sc.Dirs()...)
+		}
+	}
 	return out
 }
 

@@ -49,3 +49,35 @@ func TestHoldDirs(t *testing.T) {
 		t.Errorf("without directories: %q", got)
 	}
 }
+
+// TestScopeDirectoryHeldAndExchanged: a scope's own directory (which scan
+// lists too) is held when every entry goes, the directories below it
+// with it, and it is one gc exchanges rather than renames (decision 360);
+// artifacts/, which review-artifacts only lists, is not one of those.
+func TestScopeDirectoryHeldAndExchanged(t *testing.T) {
+	var ts []sweep.Target
+	for _, dir := range []string{".river/tmp", ".river/tmp/sub"} {
+		for i := range 10 {
+			ts = append(ts, sweep.Target{Path: fmt.Sprintf("%s/f%02d", dir, i)})
+		}
+	}
+	slices.SortFunc(ts, func(a, b sweep.Target) int { return strings.Compare(a.Path, b.Path) })
+	for _, tc := range []struct {
+		entries int
+		want    []string
+	}{{11, []string{".river/tmp"}}, {12, []string{".river/tmp/sub"}}} {
+		dirs := []scan.Dir{{Path: ".river/tmp", Entries: tc.entries}, {Path: ".river/tmp/sub", Entries: 10}}
+		if got := holdDirs(dirs, ts); !slices.Equal(got, tc.want) {
+			t.Errorf("%d entries in .river/tmp: holdDirs = %q, want %q", tc.entries, got, tc.want)
+		}
+	}
+	ex := exchanged()
+	for _, d := range []string{".river/tmp", "artifacts/.tmp", ".river/memory", "artifacts/evals", ".river/runs"} {
+		if !slices.Contains(ex, d) {
+			t.Errorf("%s is not exchanged: %q", d, ex)
+		}
+	}
+	if slices.Contains(ex, "artifacts") || slices.Contains(ex, ".river/tmp/sub") {
+		t.Errorf("exchanged lists more than the recursive scopes' own directories: %q", ex)
+	}
+}

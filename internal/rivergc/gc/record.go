@@ -207,7 +207,7 @@ func heldNames(rootfd int, leftovers []string) func(p string) []string {
 // deletions there; the rest are counted in the journal error.
 func deleteJournaled(ctx context.Context, cfg Config, rootfd int, r *runRecord, targets []sweep.Target, holds []string) sweep.Report {
 	var buf []record.Intent
-	opts := sweep.Options{Batch: journalBatch, Hold: holds, Intend: func(batch []sweep.Target) error {
+	opts := sweep.Options{Batch: journalBatch, Hold: holds, Exchange: exchanged(), Intend: func(batch []sweep.Target) error {
 		buf = buf[:0]
 		for _, t := range batch {
 			buf = append(buf, record.Intent{Op: record.Delete, Key: t.Path, Tag: journal.Tag(t.Dev, t.Ino, t.Size, t.MtimeNs)})

@@ -138,10 +138,10 @@ func TestScanEvalRuns(t *testing.T) {
 	}
 }
 
-// TestScanDirs: below the scope's own directory, every directory with a
-// file of its own is listed with the count of all its entries, whatever
-// they are (what package gc needs to decide it may be held whole); one
-// with no file of its own, and the scope's directory, are not.
+// TestScanDirs: the scope's own directory and every directory below it
+// with a file of its own are listed with the count of all their entries,
+// whatever they are (what package gc needs to decide one may be held
+// whole); one with no file of its own is not.
 func TestScanDirs(t *testing.T) {
 	root := t.TempDir()
 	write(t, root, ".river/tmp/top", "x", epoch)
@@ -161,7 +161,7 @@ func TestScanDirs(t *testing.T) {
 		t.Errorf("dirs %v without Options.Dirs", res.Dirs)
 	}
 	res := scanRoot(t, root, skill.ScopeTmp, Options{Dirs: true})
-	want := []Dir{{".river/tmp/a", 4}, {".river/tmp/a/b", 3}, {".river/tmp/only-dirs/c", 1}}
+	want := []Dir{{".river/tmp", 3}, {".river/tmp/a", 4}, {".river/tmp/a/b", 3}, {".river/tmp/only-dirs/c", 1}}
 	if !slices.Equal(res.Dirs, want) {
 		t.Errorf("dirs %v, want %v", res.Dirs, want)
 	}

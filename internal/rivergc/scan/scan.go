@@ -116,13 +116,13 @@ type Result struct {
 	// of the scope, or on the way to it, that hold a ".git" entry: other
 	// repositories, which are neither descended into nor listed.
 	NestedRepos []string
-	// Dirs (with Options.Dirs) are the directories below a recursive
-	// scope's own directory that directly hold a regular file and were
+	// Dirs (with Options.Dirs) are a recursive scope's own directory and
+	// the directories below it that directly hold a regular file and were
 	// listed to the end without an error, sorted by Path, each with the
 	// number of its entries (every name but "." and "..", whatever it
 	// is): a directory whose every entry is a file being removed or such
 	// a directory may be held whole while its files are deleted (package
-	// sweep, Options.Hold).
+	// sweep, Options.Hold; a scope's own is exchanged, Options.Exchange).
 	Dirs []Dir
 }
 

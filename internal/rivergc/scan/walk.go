@@ -49,7 +49,7 @@ type walker struct {
 	batchN  int      // how many names batch holds
 	dir     *openDir // the directory being listed, once shared
 	repos   []string // directories holding .git, not entered (Result.NestedRepos)
-	dirs    []Dir    // directories below the scope's own, listed whole (Result.Dirs)
+	dirs    []Dir    // the scope's own and those below it, listed whole (Result.Dirs)
 }
 
 // frame is one open directory of the walk.
@@ -279,11 +279,10 @@ func (w *walker) list(fd int) {
 			return
 		}
 		if n <= 0 {
-			// Below the scope's own directory, and only one with a file of
-			// its own, so that no directory costs more than one file's
-			// path and a chain of empty ones costs nothing (SPEC B2:
-			// O(files + depth)).
-			if w.opts.Dirs && w.recursive && len(w.stack) > 0 && files > 0 {
+			// Only one with a file of its own, so that no directory costs
+			// more than one file's path and a chain of empty ones costs
+			// nothing (SPEC B2: O(files + depth)).
+			if w.opts.Dirs && w.recursive && files > 0 {
 				w.dirs = append(w.dirs, Dir{Path: string(w.path), Entries: entries})
 			}
 			return

@@ -109,6 +109,12 @@ type Options struct {
 	// per-file protocol. Hold changes how, never whether, a target is
 	// deleted.
 	Hold []string
+	// Exchange lists directories that must never be missing from their
+	// path (river gc: every scope's own). One of them in Hold is not
+	// renamed but exchanged for a fresh empty directory
+	// (renameat2(RENAME_EXCHANGE)), and exchanged back when its targets
+	// are done (package comment, "Exchanged directories").
+	Exchange []string
 }
 
 // Test hooks. testHookBeforeResolve runs before a target's parent

@@ -10,11 +10,12 @@
 // package skill's, the inventory package scan's) and never widens a target
 // list. It never follows a symbolic link below the root, never leaves the
 // root or its mount, never removes a directory (unlinkat without
-// AT_REMOVEDIR; the one exception is an emptied held directory whose name
-// was taken, below), never deletes a file that changed since it was scanned,
-// never overwrites a file, never rolls back a successful deletion, and
-// never words a message: its errors are *fserr.Error values with typed
-// causes, worded by the caller.
+// AT_REMOVEDIR; the exceptions are an emptied held directory whose name
+// was taken, and the fresh directory of an exchange, below), never
+// deletes a file that changed since it was scanned, never overwrites a
+// file, never rolls back a successful deletion, and never words a
+// message: its errors are *fserr.Error values with typed causes, worded
+// by the caller.
 //
 // # One root
 //
@@ -110,6 +111,51 @@
 // into a new directory that keeps the name ("Residual window"); a process
 // with a descriptor or working directory inside H, or that knows the
 // private name, still reaches its files.
+//
+// # Exchanged directories
+//
+// A directory of Options.Hold that Options.Exchange also lists (river
+// gc: a scope's own directory, which writers expect to exist) is not
+// renamed: its name must never stop being a directory. For such a
+// directory H in its parent P:
+//
+//  1. Once every target below H is journaled, statx(H) (not followed)
+//     must show a directory on the root's mount; mkdirat(P,
+//     PrivatePrefix+H, 0700) makes a fresh directory F, which is opened
+//     without following, checked the same way, and given H's owner,
+//     group and mode (fchown, fchmod); renameat2(P, H, P,
+//     PrivatePrefix+H, RENAME_EXCHANGE) swaps the two. H's name is now
+//     F, empty; H is under the private name, opened O_PATH|O_NOFOLLOW
+//     and statx'd: it must be the directory statx'd in step 1 (device
+//     and inode). If it is not (swapped in between), a directory on the
+//     root's mount there is exchanged back at once and F removed (or
+//     merged into it); anything else (a symlink, a mount) is left where
+//     it is, F keeps the name, and a mount is an error; the targets take
+//     the per-file protocol. So does every target when F cannot be made
+//     (the private name is taken) or the file system cannot exchange
+//     (EINVAL): F is removed.
+//  2. Targets are deleted as in a held directory (statx with ctime,
+//     unlinkat), through H's descriptor.
+//  3. At the end (or when Delete stops), if the private name still holds
+//     H (device and inode) and H's name is a directory on the root's
+//     mount, the two are exchanged again: H is back at its name with
+//     its inode, mode and whatever stayed in it, and F — with whatever
+//     writers made in it meanwhile — is under the private name, removed
+//     when empty, else merged into H entry by entry (merge.go: never
+//     over anything; a clash keeps F under the private name, a
+//     *fserr.HeldDirError). If the name is not such a directory (a
+//     symlink or a mount put there), H is put back as a renamed
+//     directory is (removed when empty, else it stays: a
+//     *fserr.HeldDirError). If the private name no longer holds H (moved
+//     away), nothing moves: F keeps the name.
+//
+// A process killed at any step leaves PrivatePrefix+H holding F (empty)
+// or H, and H's name a directory: the next run finds it (package gc
+// looks for every scope directory's private name), names it, and Restore
+// puts it back as any held directory (an empty one removed, else merged
+// into the directory at the name). What it costs: three calls more than
+// a rename hold (mkdirat, fchmod and the removal of F; fchown only when
+// the owner differs), once per directory.
 //
 // # Runs and workers
 //
@@ -209,6 +255,20 @@
 //     ctime now compared at the last check. While H is held, opening a
 //     path into it fails (ENOENT) for every other process; a directory
 //     made at H's name meanwhile keeps it (see "Held directories").
+//   - In an exchanged directory: the held directory's windows above, and
+//     while it is exchanged a path into it reaches the fresh directory:
+//     a file of H read by its path meanwhile is not found (ENOENT), a
+//     file a writer makes there is merged back at the end, and a writer
+//     whose operation spans an exchange (a temporary file made before,
+//     renamed after) finds its temporary file gone from its directory
+//     (ENOENT on the rename; the file itself is in the other
+//     directory, and comes back to the name with it or is merged). A
+//     directory renamed onto the private name, or a symlink or mount put
+//     at the name, between the last check and an exchange is exchanged
+//     in its stead (the check after the first exchange catches the
+//     first; after the exchange back, what is under the private name is
+//     only ever removed when empty or merged, never followed).
+//     Extended attributes and ACLs of H are not copied to F.
 //   - The parent descriptor pins the directory, not its place: if the
 //     directory (or one of its ancestors) is moved elsewhere on the same
 //     mount after step 1 of its run — even out of the root — the scanned

@@ -26,23 +26,28 @@ var (
 // its parent when a worker begins the first run below it, renamed back
 // when the last run below it ends (package comment, "Held directories").
 type hold struct {
-	path string       // root-relative
-	runs atomic.Int64 // runs below it not yet ended
-	once sync.Once    // takes it (take)
+	path string // root-relative
+	// exchange: Options.Exchange lists it; it is exchanged for a fresh
+	// empty directory rather than renamed (exchange.go).
+	exchange bool
+	runs     atomic.Int64 // runs below it not yet ended
+	once     sync.Once    // takes it (take)
 	// Set by take, read by the workers after once: whether it is held,
 	// its parent's descriptor (the root's own for a directory at the
 	// top), its own (O_PATH) and its name in the parent.
 	taken   bool
 	pfd, fd int
 	name    string
-	mu      sync.Mutex // guards done and err
-	done    bool       // put back (or found gone): the descriptors are closed
+	was     unix.Statx_t // an exchanged one's, before the exchange
+	mu      sync.Mutex   // guards done and err
+	done    bool         // put back (or found gone): the descriptors are closed
 	err     *fserr.Error
 }
 
 // holdsOf lists the valid directories of want, outermost only (one below
-// another is held with it), and indexes them by path.
-func holdsOf(want []string) ([]*hold, map[string]int) {
+// another is held with it), and indexes them by path; those that
+// exchange lists are exchanged.
+func holdsOf(want, exchange []string) ([]*hold, map[string]int) {
 	var hs []*hold
 	at := map[string]int{}
 	for _, p := range want {
@@ -59,7 +64,7 @@ func holdsOf(want []string) ([]*hold, map[string]int) {
 		}
 	}
 	for p := range at {
-		hs = append(hs, &hold{path: p})
+		hs = append(hs, &hold{path: p, exchange: slices.Contains(exchange, p)})
 	}
 	slices.SortFunc(hs, func(a, b *hold) int { return strings.Compare(a.path, b.path) })
 	for i, h := range hs {
@@ -86,7 +91,13 @@ func (d *deleter) acquire(h *hold) *hold {
 	if h == nil {
 		return nil
 	}
-	h.once.Do(func() { d.take(h) })
+	h.once.Do(func() {
+		if h.exchange {
+			d.takeExchange(h)
+		} else {
+			d.take(h)
+		}
+	})
 	if !h.taken {
 		return nil
 	}
@@ -99,12 +110,8 @@ func (d *deleter) acquire(h *hold) *hold {
 // held where renameat2 cannot promise not to replace, nor when the
 // private name would be too long.
 func (d *deleter) take(h *hold) {
-	dir, name, err := splitPath(h.path)
-	if err != nil || len(PrivatePrefix)+len(name) > maxName || d.noRename2.Load() {
-		return
-	}
-	pfd, err := d.openParent(dir)
-	if err != nil {
+	dir, name, pfd, ok := d.holdParent(h)
+	if !ok {
 		return
 	}
 	private := PrivatePrefix + name
@@ -115,21 +122,8 @@ func (d *deleter) take(h *hold) {
 	if testHookAfterHold != nil {
 		testHookAfterHold(h.path)
 	}
-	fd, err := eintr.Value(func() (int, error) {
-		return unix.Openat(pfd, private, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	})
-	if err == nil {
-		var stx unix.Statx_t
-		err = eintr.Retry(func() error {
-			return unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_TYPE|unix.STATX_MNT_ID, &stx)
-		})
-		if err == nil && (uint32(stx.Mode)&unix.S_IFMT != unix.S_IFDIR || !d.onRootMount(&stx)) {
-			err = fserr.ErrOtherMount
-		}
-		if err != nil {
-			unix.Close(fd)
-		}
-	}
+	var stx unix.Statx_t
+	fd, err := d.openHeld(pfd, private, &stx)
 	if err != nil {
 		// Not the directory scanned there (a symlink or a file put at its
 		// name): back where it was, untouched.
@@ -140,6 +134,33 @@ func (d *deleter) take(h *hold) {
 		return
 	}
 	h.taken, h.pfd, h.fd, h.name = true, pfd, fd, name
+}
+
+// holdParent splits h's path and opens its parent (openParent); ok is
+// false, and nothing is held, where the path is not valid, the private
+// name would be too long, or renameat2 cannot promise not to replace.
+func (d *deleter) holdParent(h *hold) (dir, name string, pfd int, ok bool) {
+	dir, name, err := splitPath(h.path)
+	if err != nil || len(PrivatePrefix)+len(name) > maxName || d.noRename2.Load() {
+		return "", "", -1, false
+	}
+	pfd, err = d.openParent(dir)
+	return dir, name, pfd, err == nil
+}
+
+// openHeld opens the directory private in pfd (O_PATH, not followed)
+// and statx'es it into stx: it must be a directory on the root's mount,
+// else the error is fserr.ErrOtherMount (or an errno) and nothing stays
+// open.
+func (d *deleter) openHeld(pfd int, private string, stx *unix.Statx_t) (int, error) {
+	fd, err := eintr.Value(func() (int, error) {
+		return unix.Openat(pfd, private, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if err == nil && !d.fstatDir(fd, stx) {
+		unix.Close(fd)
+		return -1, fserr.ErrOtherMount
+	}
+	return fd, err
 }
 
 // runEnded counts one run below h as ended, and puts h back after the
@@ -164,7 +185,13 @@ func (d *deleter) putBack(h *hold) {
 		testHookBeforePutBack(h.path)
 	}
 	private := PrivatePrefix + h.name
-	if err := putBack(h.pfd, private, h.name); err != nil {
+	var err error
+	if h.exchange {
+		err = d.putBackExchanged(h)
+	} else {
+		err = putBack(h.pfd, private, h.name)
+	}
+	if err != nil {
 		h.err = heldDirError(h.path, dirOf(h.path), private, err)
 	}
 	d.closeParent(h.pfd)

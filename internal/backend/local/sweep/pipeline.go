@@ -68,7 +68,7 @@ type pipeline struct {
 func newPipeline(ts []Target, opts Options, n int) *pipeline {
 	p := &pipeline{ts: ts}
 	var at map[string]int
-	p.holds, at = holdsOf(opts.Hold)
+	p.holds, at = holdsOf(opts.Hold, opts.Exchange)
 	p.batches = batchesOf(ts, opts, p.holds, at)
 	for b, bt := range p.batches {
 		runs := runsOf(ts[bt.lo:bt.hi])
