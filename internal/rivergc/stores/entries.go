@@ -1,4 +1,4 @@
-// Package entries reads the two single sources whose entries river gc
+// Package stores reads the two single sources whose entries river gc
 // judges one by one (SPEC D2): the Riverbed index
 // (.river/memory/index.json, scope memory-entries) and the eval ledger
 // (artifacts/evals/results.jsonl, scope eval-ledger). It names every
@@ -22,7 +22,7 @@
 //
 // It is pure: it gets the file's bytes and the reference time and does
 // no I/O; reading and rewriting the file is package rewrite's job.
-package entries
+package stores
 
 import (
 	"strconv"
