@@ -47,7 +47,7 @@ var allowed = map[string][]string{
 		"internal/rivergc/plan"}, // a run writes or applies a reviewed plan (SPEC Part J)
 	// A reviewed plan (SPEC Part J) is data and its encoding: strings
 	// escaped as every record escapes them, the policy's numbers as given.
-	"internal/rivergc/plan":          {"render", "internal/jsonnum", "internal/rfc3339", "skill"},
+	"internal/rivergc/plan":          {"render", "internal/jsonesc", "internal/jsonnum", "internal/rfc3339", "skill"},
 	"internal/backend/local/ident":   {"internal/eintr"},
 	"internal/backend/local/journal": {"internal/eintr", "internal/fserr"},
 	"internal/rivergc/outfile":       {"internal/backend/local/ident", "internal/rivergc/gc", "internal/backend/local/journal", "skill"},
