@@ -24,6 +24,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
@@ -288,6 +289,7 @@ func judge(cfg Config) (judgement, error) {
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
 				Fresh: sc.fresh, NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
 		so.Result.Removed = nil // moved to so.Removed
+		prefault.Slice(so.Stamps)
 		// res.Removed and sc.files are both in path order: one merge walk
 		// finds each removed file's scan record, and keptSummary counts
 		// every regular file not removed (what the engine kept, what it

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
@@ -80,6 +81,7 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 	// records would cost 96 bytes per file.
 	sc.files = res.Files[:0]
 	sc.input.Paths = make([]skill.Entry, 0, len(res.Files)) // one allocation, not a growth series
+	prefault.Slice(sc.input.Paths)
 	for _, f := range res.Files {
 		if cfg.OnFile != nil {
 			cfg.OnFile(scope, f)

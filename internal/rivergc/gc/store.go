@@ -9,6 +9,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/rewrite"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -66,6 +67,7 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 	sc.young = cfg.keepWithinRule(nil, sc.input.Excludes)
 	if !tracked {
 		sc.input.Paths = make([]skill.Entry, 0, len(st.Entries))
+		prefault.Slice(sc.input.Paths)
 	}
 	for k := range sc.entries.Len() {
 		f := sc.entries.File(k)

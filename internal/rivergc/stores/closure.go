@@ -17,7 +17,7 @@ func Parse(scope skill.Scope, path string, data []byte, now int64) (Store, error
 // removed entry is referred to by a kept one. A judgement that fails is
 // left for the caller, who judges again and reports it.
 func (st Store) CloseGuards(in skill.Input) []string {
-	guards := append(in.HardGuards, st.Guards()...)
+	guards := st.Guards(in.HardGuards)
 	// Each round guards at least one more entry, so len(entries)+1
 	// rounds always suffice.
 	for range len(st.Entries) + 1 {
