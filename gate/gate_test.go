@@ -146,14 +146,18 @@ func TestFastPathAgreesWithSchema(t *testing.T) {
 	}
 }
 
-func BenchmarkGate(b *testing.B) {
+func BenchmarkGate(b *testing.B) { benchGate(b, `.river/memory/s/%06d.json`) }
+
+// benchGate reads a document of 10,000 entries whose paths are pathFormat
+// (a format of the entry's number, as it stands inside the JSON string).
+func benchGate(b *testing.B, pathFormat string) {
 	var sb strings.Builder
 	sb.WriteString(`{"inventory":{"scope":"memory","paths":[`)
 	for i := range 10000 {
 		if i > 0 {
 			sb.WriteByte(',')
 		}
-		fmt.Fprintf(&sb, `{"path":".river/memory/s/%06d.json","sizeBytes":%d,"mtimeEpoch":%d}`, i, i*10, 1700000000+i)
+		fmt.Fprintf(&sb, `{"path":"`+pathFormat+`","sizeBytes":%d,"mtimeEpoch":%d}`, i, i*10, 1700000000+i)
 	}
 	sb.WriteString(`]},"retention":{"days":90,"maxEntries":1000,"maxSizeMb":500},"now":1764374400}`)
 	doc := sb.String()
@@ -193,4 +197,11 @@ func TestMessagesEchoLiterals(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "found 1e400") {
 		t.Errorf("got %v", err)
 	}
+}
+
+// BenchmarkGateEscaped is BenchmarkGate with paths that escape a quote,
+// a non-ASCII letter and a surrogate pair: elements the fast path
+// declines, read by the general path's string scanner.
+func BenchmarkGateEscaped(b *testing.B) {
+	benchGate(b, `.river/memory/caf\u00e9 \"q\" \ud83d\ude00/%06d.json`)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/plangate-gc/plangate-gc/internal/jsonesc"
 )
 
 // The scalar tokens of the strict parser: literals, numbers (kept as their
@@ -125,28 +127,18 @@ func (p *parser) scan(build bool, keys *keySet) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			switch e {
-			case '"', '\\', '/':
-				buf = append(buf, e)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
-			case 'u':
-				r, err := p.unicodeEscape()
-				if err != nil {
-					return "", err
-				}
-				buf = appendCodePoint(buf, r)
-			default:
+			if s, ok := jsonesc.Simple(e); ok {
+				buf = append(buf, s)
+				continue
+			}
+			if e != 'u' {
 				return "", p.fail("invalid escape in string")
 			}
+			r, err := p.unicodeEscape()
+			if err != nil {
+				return "", err
+			}
+			buf = appendCodePoint(buf, r)
 		case c >= utf8.RuneSelf:
 			// Check raw multi-byte sequences here: buf also holds escaped
 			// lone surrogates, which are allowed and must not be flagged.
@@ -204,37 +196,10 @@ func (p *parser) unicodeEscape() (rune, error) {
 	if err != nil {
 		return 0, err
 	}
-	if len(b) < 6 || string(b[:2]) != `\u` {
-		return r, nil
-	}
-	lo, ok := hexValue(b[2:])
-	if pair := utf16.DecodeRune(r, lo); !ok || pair == utf8.RuneError {
-		return r, nil // the next escape is read on its own
-	}
-	p.r.Discard(6) //nolint:errcheck // peeked
-	p.off += 6
-	return utf16.DecodeRune(r, lo), nil
-}
-
-// hexValue decodes the four hex digits at the start of b.
-func hexValue(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
-	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
+	r, n := jsonesc.Pair(r, b)
+	p.r.Discard(n) //nolint:errcheck // peeked
+	p.off += int64(n)
+	return r, nil
 }
 
 func (p *parser) hex4() (rune, error) {
@@ -242,7 +207,7 @@ func (p *parser) hex4() (rune, error) {
 	if err != nil {
 		return 0, err
 	}
-	r, ok := hexValue(b)
+	r, ok := jsonesc.Hex4(b)
 	if !ok {
 		return 0, p.fail("invalid \\u escape")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
 	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
 	"github.com/plangate-gc/plangate-gc/schemas"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -191,6 +192,7 @@ func (c *itemCollector) addEntry(e skill.Entry) {
 			size = min(2*cap(c.cur), maxBlock)
 		}
 		c.cur = make([]skill.Entry, 0, size)
+		prefault.Slice(c.cur)
 	}
 	c.cur = append(c.cur, e)
 }
@@ -205,6 +207,7 @@ func (c *itemCollector) entries() []skill.Entry {
 		n += len(b)
 	}
 	all := make([]skill.Entry, 0, n)
+	prefault.Slice(all)
 	for _, b := range c.blocks {
 		all = append(all, b...)
 	}

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
 )
 
 // Judge classifies every path of one document (SPEC A7) and returns the
@@ -93,10 +94,21 @@ func sameSlice(a, b []string) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
+// normaliseGuards makes the set of the guards' prefixes (NFC, "/**" and
+// "/" stripped), copying the list only when one of them changes.
 func normaliseGuards(raw []string) guards {
-	prefixes := make([]string, len(raw))
+	var prefixes []string
 	for i, g := range raw {
-		prefixes[i] = guardPrefix(norm.NFC.String(g))
+		p := guardPrefix(norm.NFC.String(g))
+		if prefixes == nil && p != g {
+			prefixes = append(make([]string, 0, len(raw)), raw[:i]...)
+		}
+		if prefixes != nil {
+			prefixes = append(prefixes, p)
+		}
+	}
+	if prefixes == nil {
+		prefixes = raw
 	}
 	return newGuards(prefixes...)
 }
@@ -312,6 +324,7 @@ func (j *judgement) applyCountAndSize() []Decision {
 		slot[removed[r].rank] = int32(r + 1)
 	}
 	byPath := make([]Decision, 0, len(removed)+len(aged))
+	prefault.Slice(byPath)
 	for rank, s := range slot {
 		if s == 0 {
 			continue

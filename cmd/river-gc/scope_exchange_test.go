@@ -39,7 +39,7 @@ func scopeTree(t *testing.T, root string, n int) []string {
 	return paths
 }
 
-// A stop is a moment of a --force run: strace stops it each time a call
+// A straceStop is a moment of a --force run: strace stops it each time a call
 // of the system call call on the name path returns (startHeldIn; its
 // injection counter also counts the calls on other names, so every call
 // on path is stopped at), and the test knows it has come from the nth
@@ -47,7 +47,7 @@ func scopeTree(t *testing.T, root string, n int) []string {
 // (root-relative), continuing the run from the stops before. strace
 // 6.1 stops no unlinkat or statx so (with -P, the call is traced and not
 // injected): a moment among those is an event (event, after).
-type stop struct {
+type straceStop struct {
 	call, path string
 	event
 	nth int
@@ -64,18 +64,18 @@ type event struct {
 // The moments of an exchange of .river/tmp (sweep's takeExchange and
 // putBackExchanged), and two events in between.
 var (
-	freshMade    = stop{"mkdirat", heldPrefix + "tmp", event{".river", unix.IN_CREATE, heldPrefix + "tmp"}, 1}
-	exchanged    = stop{"renameat2", "tmp", event{".river", unix.IN_MOVED_TO, heldPrefix + "tmp"}, 1}
-	exchangedOut = stop{"renameat2", "tmp", event{".river", unix.IN_MOVED_TO, "tmp"}, 2} // each exchange moves both names
-	oneDeleted   = event{scopePrivate, unix.IN_DELETE, "f01500"}                         // once exchanged
+	freshMade    = straceStop{"mkdirat", heldPrefix + "tmp", event{".river", unix.IN_CREATE, heldPrefix + "tmp"}, 1}
+	exchanged    = straceStop{"renameat2", "tmp", event{".river", unix.IN_MOVED_TO, heldPrefix + "tmp"}, 1}
+	exchangedOut = straceStop{"renameat2", "tmp", event{".river", unix.IN_MOVED_TO, "tmp"}, 2} // each exchange moves both names
+	oneDeleted   = event{scopePrivate, unix.IN_DELETE, "f01500"}                               // once exchanged
 
 	freshRemoved = event{".river", unix.IN_DELETE, heldPrefix + "tmp"}
 )
 
-// A moment is a stop, and maybe an event the run is then continued to.
+// A moment is a straceStop, and maybe an event the run is then continued to.
 type moment struct {
 	name  string
-	stop  stop
+	stop  straceStop
 	after *event
 }
 
@@ -95,7 +95,7 @@ func watch(t *testing.T, root string, e event) int {
 
 // startStoppedAt starts river-gc --force on root and returns it stopped
 // at s.
-func startStoppedAt(t *testing.T, bin, root string, s stop) *heldRun {
+func startStoppedAt(t *testing.T, bin, root string, s straceStop) *heldRun {
 	t.Helper()
 	in := watch(t, root, s.event)
 	defer unix.Close(in)

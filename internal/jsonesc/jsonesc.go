@@ -2,7 +2,9 @@
 // JSON writer of this project does: quote and backslash escaped, \n \r \t
 // by name, other control characters as \u00XX, the rest as is. The gate's
 // input encoder and render's output differ only in how they treat bytes
-// that are not valid UTF-8, so that part stays with each of them.
+// that are not valid UTF-8, so that part stays with each of them. It reads
+// escapes back for every JSON reader of this project (unescape.go): the
+// gate's and a plan's.
 package jsonesc
 
 const hex = "0123456789abcdef"

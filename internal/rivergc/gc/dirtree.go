@@ -128,12 +128,12 @@ func (s *dirSession) rewrite(ctx context.Context, cfg Config, job rewriteJob) (i
 		}
 		return nil
 	}
-	kept := job.store.SplicedLen(job.data, job.removed)
+	kept := job.KeptLen()
 	// The kept copy is streamed into the new file as it is spliced,
 	// never held whole (decision 268).
-	err := rewrite.Replace(s.t.fd(), job.store.Path, job.ident, int64(kept), splicedCopy{job}, rewrite.Options{Intend: intend})
+	err := rewrite.Replace(s.t.fd(), job.Path(), job.ident, int64(kept), job.Job, rewrite.Options{Intend: intend})
 	if err != nil && journalErr != nil {
-		err = &journalFailure{entry: s.rec.journalError(journalErr, job.count)}
+		err = &journalFailure{entry: s.rec.journalError(journalErr, job.Count)}
 	}
 	return kept, err, false
 }

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -73,7 +73,7 @@ func entryName(files map[string]fileVerdict, rel string) string {
 	}
 	for _, s := range skill.Scopes() {
 		if store := s.Store(); store != "" && strings.HasPrefix(rel, store+"#") {
-			return entries.MemoryName(store, rel[len(store)+1:])
+			return stores.MemoryName(store, rel[len(store)+1:])
 		}
 	}
 	return rel
@@ -261,7 +261,7 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		switch d, isRemoved := removed[f.Path]; {
 		case isTracked(cfg, f.Path):
 			fv.verdict = VerdictTracked
-		case sc.young.protects(f.Path, f.Timestamp) && (sc.entries == nil || !sc.entries.live(i)):
+		case sc.young.protects(f.Path, f.Timestamp) && (sc.entries == nil || !sc.entries.Live(i)):
 			fv.verdict = VerdictFresh
 		case !skill.Canonical(f.Path) || !scope.InScope(nfc) || parent[f.Path]:
 			fv.verdict = VerdictUnjudgeable
@@ -307,11 +307,11 @@ func guarded(guards []string, p string) bool {
 // liveVerdict is the rule that keeps the k-th entry (in name order) of
 // an entry scope's store, a guard (decision 243): a ledger line is kept as
 // one of the newest two or as unreadable, never as a "live entry".
-func liveVerdict(x *EntryIndex, k int) Verdict {
-	if x == nil || x.store.Path != skill.ScopeEvalLedger.Store() {
+func liveVerdict(x *stores.Index, k int) Verdict {
+	if x == nil || x.Store().Path != skill.ScopeEvalLedger.Store() {
 		return VerdictLive
 	}
-	if e := &x.store.Entries[x.order[k]]; e.Unreadable {
+	if x.Entry(k).Unreadable {
 		return VerdictUnreadableLine
 	}
 	return VerdictNewestTwo

@@ -24,8 +24,10 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -189,7 +191,7 @@ func Run(ctx context.Context, cfg Config) (Outcome, error) {
 func notJournaled(out *Outcome, j judgement) {
 	notAttempted := len(j.targets)
 	for _, job := range j.rewrites {
-		notAttempted += job.count
+		notAttempted += job.Count
 	}
 	for _, e := range out.Errors {
 		var ue *fserr.UnreadableJournalError
@@ -287,6 +289,7 @@ func judge(cfg Config) (judgement, error) {
 			Sources: sc.sources, Protected: Protected{HardGuarded: res.Counts.HardGuarded, Excluded: res.Counts.Excluded, Tracked: sc.tracked,
 				Fresh: sc.fresh, NestedRepos: len(sc.repos)}, NestedRepos: sc.repos, Entries: sc.entries}
 		so.Result.Removed = nil // moved to so.Removed
+		prefault.Slice(so.Stamps)
 		// res.Removed and sc.files are both in path order: one merge walk
 		// finds each removed file's scan record, and keptSummary counts
 		// every regular file not removed (what the engine kept, what it
@@ -297,7 +300,7 @@ func judge(cfg Config) (judgement, error) {
 		}
 		var marks []bool // an entry scope: the removed entries, by index
 		if store != nil && len(res.Removed) > 0 {
-			marks = make([]bool, len(store.store.Entries))
+			marks = sc.entries.Marks()
 		}
 		i, n, t0 := 0, sc.fileCount(), len(j.targets)
 		for k, d := range res.Removed {
@@ -311,7 +314,7 @@ func judge(cfg Config) (judgement, error) {
 				so.at[k] = int32(i)
 			}
 			if marks != nil {
-				marks[sc.entries.order[i]] = true // names of removals are unique (the engine keeps duplicates)
+				sc.entries.Mark(marks, i) // names of removals are unique (the engine keeps duplicates)
 			}
 			i++
 			so.Stamps[k] = Stamp{Timestamp: f.Timestamp, Source: f.TimestampSource, Allocated: f.Allocated}
@@ -325,9 +328,9 @@ func judge(cfg Config) (judgement, error) {
 		}
 		j.holds = append(j.holds, holdDirs(sc.dirs, j.targets[t0:])...)
 		if marks != nil {
-			so.StoreFreed = uint64(len(store.data) - store.store.SplicedLen(store.data, marks))
+			so.StoreFreed = uint64(sc.entries.Freed(marks))
 			if cfg.Mode == Force {
-				j.rewrites = append(j.rewrites, rewriteJob{storeRead: *store, removed: marks, count: len(res.Removed)})
+				j.rewrites = append(j.rewrites, rewriteJob{Job: stores.Job{Index: sc.entries, Removed: marks, Count: len(res.Removed)}, storeRead: *store})
 			}
 		}
 		if scope == skill.ScopeEvals {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
 )
 
 // TestNotJournaledNamesTheReadFailure: when a killed run's journal could
@@ -26,7 +27,7 @@ func TestNotJournaledNamesTheReadFailure(t *testing.T) {
 			if order == "unreadable first" {
 				out.Errors = []*fserr.Error{aside, failure}
 			}
-			notJournaled(&out, judgement{targets: make([]sweep.Target, 4), rewrites: []rewriteJob{{count: 2}}})
+			notJournaled(&out, judgement{targets: make([]sweep.Target, 4), rewrites: []rewriteJob{{Job: stores.Job{Count: 2}}}})
 			var nj *fserr.NotJournaledError
 			if !errors.As(failure.Err, &nj) || nj.Cause != cause || nj.NotAttempted != 6 {
 				t.Errorf("read failure's entry: %v, want %q with 6 not attempted", failure.Err, cause)

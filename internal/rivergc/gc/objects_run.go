@@ -134,12 +134,12 @@ func (s *objectSession) delete(ctx context.Context, cfg Config, targets []sweep.
 // so a store rewritten since is not replaced. A write once sent is
 // finished whatever happens to ctx.
 func (s *objectSession) rewrite(ctx context.Context, cfg Config, job rewriteJob) (int, error, bool) {
-	rel := job.store.Path
+	rel := job.Path()
 	tag := s.t.tags[rel]
 	if err := s.rec.intend(ctx, []record.Intent{{Op: record.Rewrite, Key: rel, Tag: tag}}); err != nil {
-		return 0, &journalFailure{entry: s.rec.journalError(err, job.count)}, lockLost(err)
+		return 0, &journalFailure{entry: s.rec.journalError(err, job.Count)}, lockLost(err)
 	}
-	kept := job.store.Splice(job.data, job.removed)
+	kept := job.Kept()
 	err := rewriteStore(context.WithoutCancel(ctx), s.t.b, rel, tag, kept)
 	uncertain := err != nil && !errors.Is(err, backend.ErrChanged)
 	if errors.Is(err, backend.ErrChanged) {

@@ -8,6 +8,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -34,7 +35,7 @@ type Removed struct {
 	Timestamp int64
 	Source    scan.TimestampSource
 	// Entry is set for the entries of an entry scope (SPEC D2).
-	Entry *EntryRef
+	Entry *stores.Ref
 }
 
 // Stamp is the timestamp a removed file was judged by, and its source.
@@ -103,7 +104,7 @@ type ScopeOutcome struct {
 	// Entries names, for an entry scope, what each judged name stands
 	// for (SPEC D2); nil for a scope of files. at[i] is Removed[i]'s place
 	// in it (name order).
-	Entries *EntryIndex
+	Entries *stores.Index
 	at      []int32
 }
 
@@ -314,7 +315,7 @@ func (o Outcome) removed(withEntry bool) iter.Seq[Removed] {
 			next[best]++
 			r := Removed{Decision: s.Removed[k], Scope: s.Scope, Timestamp: s.Stamps[k].Timestamp, Source: s.Stamps[k].Source}
 			if withEntry && k < len(s.at) {
-				e := s.Entries.ref(int(s.at[k]))
+				e := s.Entries.Ref(int(s.at[k]))
 				r.Entry = &e
 			}
 			if !yield(r) {

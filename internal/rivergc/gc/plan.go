@@ -12,6 +12,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/backend/local/sweep"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/plan"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -77,10 +78,10 @@ func (j *judgement) identities(cfg Config) map[string]plan.Identity {
 }
 
 // entryIdentity is the k-th entry's (in name order) identity: its bytes.
-func entryIdentity(x *EntryIndex, k int) plan.Identity {
-	e := &x.store.Entries[x.order[k]]
-	sum := sha256.Sum256(x.data[e.Start:e.End])
-	return plan.Identity{Size: int64(e.End - e.Start), SHA256: hex.EncodeToString(sum[:])}
+func entryIdentity(x *stores.Index, k int) plan.Identity {
+	b := x.Bytes(k)
+	sum := sha256.Sum256(b)
+	return plan.Identity{Size: int64(len(b)), SHA256: hex.EncodeToString(sum[:])}
 }
 
 // narrowToPlan keeps, of the removals judged now, only the plan's items
@@ -111,7 +112,7 @@ func (j *judgement) narrowToPlan(cfg Config) {
 		so := &j.out.Scopes[i]
 		var marks []bool
 		if so.Entries != nil {
-			marks = make([]bool, len(so.Entries.store.Entries))
+			marks = so.Entries.Marks()
 		}
 		n := 0
 		for k, d := range so.Removed {
@@ -136,7 +137,7 @@ func (j *judgement) narrowToPlan(cfg Config) {
 				so.Removed[n], so.Stamps[n] = d, so.Stamps[k]
 				if marks != nil {
 					so.at[n] = so.at[k]
-					marks[so.Entries.order[so.at[k]]] = true
+					so.Entries.Mark(marks, int(so.at[k]))
 				}
 				n++
 				continue
@@ -149,7 +150,7 @@ func (j *judgement) narrowToPlan(cfg Config) {
 			so.at = so.at[:n]
 			so.StoreFreed = 0
 			if n > 0 {
-				so.StoreFreed = uint64(len(so.Entries.data) - so.Entries.store.SplicedLen(so.Entries.data, marks))
+				so.StoreFreed = uint64(so.Entries.Freed(marks))
 			}
 			j.narrowRewrite(so.Scope, marks, n)
 		}
@@ -183,10 +184,10 @@ func keepHolds(holds, dropped []string) []string {
 func (j *judgement) narrowRewrite(scope skill.Scope, marks []bool, n int) {
 	for i := range j.rewrites {
 		if j.rewrites[i].scope == scope {
-			j.rewrites[i].removed, j.rewrites[i].count = marks, n
+			j.rewrites[i].Removed, j.rewrites[i].Count = marks, n
 		}
 	}
-	j.rewrites = slices.DeleteFunc(j.rewrites, func(r rewriteJob) bool { return r.count == 0 })
+	j.rewrites = slices.DeleteFunc(j.rewrites, func(r rewriteJob) bool { return r.Count == 0 })
 }
 
 // unmatched accounts for the planned items not judged removable now: an

@@ -9,9 +9,11 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
 
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -32,14 +34,14 @@ type scopeScan struct {
 	errs      []*fserr.Error
 	// entries names what each file of an entry scope stands for (SPEC
 	// D2); extra holds the scope's own warnings (unreadable lines).
-	entries *EntryIndex
+	entries *stores.Index
 	extra   []Warning
 }
 
 // fileCount is the number of regular files (or entries) the scope found.
 func (sc *scopeScan) fileCount() int {
 	if sc.entries != nil {
-		return len(sc.entries.order)
+		return sc.entries.Len()
 	}
 	return len(sc.files)
 }
@@ -48,7 +50,7 @@ func (sc *scopeScan) fileCount() int {
 // made on demand from its store.
 func (sc *scopeScan) file(i int) scan.File {
 	if sc.entries != nil {
-		return sc.entries.file(i)
+		return sc.entries.File(i)
 	}
 	return sc.files[i]
 }
@@ -79,6 +81,7 @@ func scanScope(cfg Config, scope skill.Scope, guards []string) scopeScan {
 	// records would cost 96 bytes per file.
 	sc.files = res.Files[:0]
 	sc.input.Paths = make([]skill.Entry, 0, len(res.Files)) // one allocation, not a growth series
+	prefault.Slice(sc.input.Paths)
 	for _, f := range res.Files {
 		if cfg.OnFile != nil {
 			cfg.OnFile(scope, f)

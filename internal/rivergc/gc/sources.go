@@ -13,6 +13,7 @@ import (
 
 	"github.com/plangate-gc/plangate-gc/internal/backend/local"
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
+	"github.com/plangate-gc/plangate-gc/internal/rivergc/stores"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
 
@@ -143,7 +144,7 @@ func withTwins(p string) []string {
 	ps := []string{p}
 	for _, s := range skill.Scopes() {
 		if rel := s.Store(); rel != "" {
-			for _, twin := range entryTwins(p, rel) {
+			for _, twin := range stores.Twins(p, rel) {
 				if !slices.Contains(ps, twin) {
 					ps = append(ps, twin)
 				}

@@ -110,7 +110,7 @@ func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, s session, jobs
 		var err error
 		kept := 0
 		if ctx.Err() != nil {
-			err = &fserr.InterruptedError{NotAttempted: job.count}
+			err = &fserr.InterruptedError{NotAttempted: job.Count}
 		} else {
 			var u bool
 			kept, err, u = s.rewrite(ctx, cfg, job)
@@ -121,12 +121,12 @@ func (o *Outcome) rewriteStores(ctx context.Context, cfg Config, s session, jobs
 		case err == nil:
 			// The space a rewrite frees is what the file shrank by
 			// (entries and the separators between them; SPEC B4).
-			o.FreedBytes = o.FreedBytes.Add(uint64(len(job.data) - kept))
+			o.FreedBytes = o.FreedBytes.Add(uint64(job.Size() - kept))
 			continue
 		case asJournalFailure(err, &jf):
 			o.Errors = append(o.Errors, jf.entry)
 		default:
-			o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, job.store.Path, err))
+			o.Errors = append(o.Errors, fserr.New(fserr.OpRewrite, job.Path(), err))
 		}
 		o.keepStore(job.scope)
 	}

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/plangate-gc/plangate-gc/internal/jsonesc"
 	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
 	"github.com/plangate-gc/plangate-gc/internal/rfc3339"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -194,51 +193,29 @@ func (s *str) UnmarshalJSON(b []byte) error {
 			return errors.New("a string ends in a backslash")
 		}
 		i++
-		switch c = b[i]; c {
-		case '"', '\\', '/':
-			out = append(out, c)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			u, ok := hex4(b, i+1)
-			if !ok {
-				return errors.New("a bad \\u escape")
-			}
-			i += 4
-			switch {
-			case u >= 0xdc80 && u <= 0xdcff: // a byte that was not UTF-8
-				out = append(out, byte(u))
-			case utf16.IsSurrogate(rune(u)) && u < 0xdc00 && i+6 < len(b) && b[i+1] == '\\' && b[i+2] == 'u':
-				lo, ok := hex4(b, i+3)
-				if !ok {
-					return errors.New("a bad \\u escape")
-				}
-				i += 6
-				out = utf8.AppendRune(out, utf16.DecodeRune(rune(u), rune(lo)))
-			default:
-				out = utf8.AppendRune(out, rune(u))
-			}
+		if e, ok := jsonesc.Simple(b[i]); ok {
+			out = append(out, e)
+			continue
+		}
+		if b[i] != 'u' {
+			return fmt.Errorf("a bad escape \\%c", b[i])
+		}
+		u, ok := jsonesc.Hex4(b[i+1:])
+		if !ok {
+			return errors.New("a bad \\u escape")
+		}
+		i += 4
+		switch {
+		case u >= 0xdc80 && u <= 0xdcff: // a byte that was not UTF-8
+			out = append(out, byte(u))
+		case u >= 0xd800 && u < 0xdc00: // a pair, or a lone high surrogate (U+FFFD)
+			r, n := jsonesc.Pair(u, b[i+1:])
+			i += n
+			out = utf8.AppendRune(out, r)
 		default:
-			return fmt.Errorf("a bad escape \\%c", c)
+			out = utf8.AppendRune(out, u)
 		}
 	}
 	*s = str(out)
 	return nil
-}
-
-// hex4 reads four hex digits at b[i:].
-func hex4(b []byte, i int) (uint16, bool) {
-	if i+4 > len(b) {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(b[i:i+4]), 16, 16)
-	return uint16(v), err == nil
 }

@@ -1,4 +1,4 @@
-package entries
+package stores
 
 // This file is the stores' one JSON reader: JSON.parse's grammar, in one
 // pass over the bytes, picking the fields the rules read in place.

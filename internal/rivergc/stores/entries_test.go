@@ -1,4 +1,4 @@
-package entries
+package stores
 
 import (
 	"bytes"
@@ -159,7 +159,7 @@ func TestSupersededByIsKept(t *testing.T) {
 	if got := st.Referenced(map[string]bool{store + "#old": true}); got != nil {
 		t.Errorf("nothing refers to old, got %v", got)
 	}
-	if g := st.Guards(); !slices.Equal(g, []string{store + "#new"}) {
+	if g := st.Guards(nil); !slices.Equal(g, []string{store + "#new"}) {
 		t.Errorf("guards %v", g)
 	}
 }

@@ -1,14 +1,10 @@
-//go:build linux
-
-package gc
+package stores
 
 import (
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
 )
 
 // TestLineOrderIsNameOrder: the walk that orders a ledger's lines puts
@@ -28,7 +24,7 @@ func TestLineOrderIsNameOrder(t *testing.T) {
 			}
 			b.WriteByte('\n')
 		}
-		st := entries.ParseLedger("artifacts/evals/results.jsonl", []byte(b.String()))
+		st := ParseLedger("artifacts/evals/results.jsonl", []byte(b.String()))
 		got := lineOrder(st.Entries)
 		if got == nil {
 			t.Fatalf("%d lines (%.0f%% blank): no order", c.lines, 100*c.blank)
@@ -42,7 +38,7 @@ func TestLineOrderIsNameOrder(t *testing.T) {
 			t.Errorf("%d lines (%.0f%% blank): the walk's order differs from the names' order", c.lines, 100*c.blank)
 		}
 	}
-	sparse := entries.ParseLedger("artifacts/evals/results.jsonl", []byte(strings.Repeat("\n", 500)+`{"timestamp":"2026-01-01T00:00:00Z"}`))
+	sparse := ParseLedger("artifacts/evals/results.jsonl", []byte(strings.Repeat("\n", 500)+`{"timestamp":"2026-01-01T00:00:00Z"}`))
 	if got := lineOrder(sparse.Entries); got != nil {
 		t.Errorf("a ledger of 500 blank lines and one entry: %v, want the sort's fallback (nil)", got)
 	}

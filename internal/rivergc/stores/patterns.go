@@ -1,4 +1,4 @@
-package gc
+package stores
 
 import (
 	"slices"
@@ -6,14 +6,29 @@ import (
 	"strings"
 
 	"github.com/plangate-gc/plangate-gc/internal/gitignore"
-	"github.com/plangate-gc/plangate-gc/internal/rivergc/entries"
 )
 
-// entryPatterns is the exclude list an entry scope judges its store's
+// Excluded reports whether the --exclude patterns match the store's
+// own path (SPEC B6): then every entry of it is excluded.
+func Excluded(patterns []string, rel string) bool {
+	if len(patterns) == 0 {
+		return false
+	}
+	m, err := gitignore.Compile(patterns) // validated by the caller
+	return err == nil && m.Match(rel)
+}
+
+// AllEntries is the exclude pattern that matches every entry name of
+// the store rel, and nothing else: "/<store>#*" (an entry name is one
+// path segment; decision 112). It comes after the user's patterns, so a
+// negation of one entry does not take it back from a store excluded whole.
+func AllEntries(rel string) string { return "/" + rel + "#*" }
+
+// Patterns is the exclude list an entry scope judges its store's
 // entries with (decision 240): the user's patterns in order, each
 // followed by its twins when it names entries of the store rel by their
 // raw id rather than by the printed name. An entry's printed name escapes
-// its id (entries.EscapeID: "a/b" is "a%2Fb"), so a pattern copied from
+// its id (EscapeID: "a/b" is "a%2Fb"), so a pattern copied from
 // the output matches as typed; a user who types the id as it is in the
 // index ("<store>#a/b", "<store>#日本", "<store>#a b") gets the same
 // entries through the twins, which escape the id part the way names are
@@ -23,10 +38,10 @@ import (
 // negation keep their meaning; where a pattern reads both ways (a typed
 // "a%2Fb" names the id "a/b" printed and the id "a%2Fb" raw) both
 // entries are kept.
-func entryPatterns(patterns []string, rel string) []string {
+func Patterns(patterns []string, rel string) []string {
 	var out []string
 	for i, p := range patterns {
-		twins := entryTwins(p, rel)
+		twins := Twins(p, rel)
 		if len(twins) == 0 {
 			if out != nil {
 				out = append(out, p)
@@ -44,12 +59,12 @@ func entryPatterns(patterns []string, rel string) []string {
 	return out
 }
 
-// entryTwins are the twins of pattern p for the entries of store rel:
+// Twins are the twins of pattern p for the entries of store rel:
 // p with the part after the first '#' whose prefix matches the store
 // escaped as an id is, once as a glob (its wildcards kept) and once
 // literally (every byte an id byte: "a?b" and "a[b]" name the ids as
 // typed). None when p names no entry of rel that way; never p itself.
-func entryTwins(p, rel string) []string {
+func Twins(p, rel string) []string {
 	neg := ""
 	body := p
 	if strings.HasPrefix(body, "!") {
@@ -65,7 +80,7 @@ func entryTwins(p, rel string) []string {
 			continue
 		}
 		var twins []string
-		for _, id := range []string{escapeIDGlob(body[i+1:]), entries.EscapeID(body[i+1:])} {
+		for _, id := range []string{escapeIDGlob(body[i+1:]), EscapeID(body[i+1:])} {
 			twin := neg + prefix + "#" + id
 			if twin != p && !slices.Contains(twins, twin) && gitignore.Validate(twin) == nil {
 				twins = append(twins, twin)
@@ -76,7 +91,7 @@ func entryTwins(p, rel string) []string {
 	return nil
 }
 
-// escapeIDGlob escapes the id part of a pattern as entries.EscapeID
+// escapeIDGlob escapes the id part of a pattern as EscapeID
 // escapes an id, keeping the glob: '*' and '?' stay wildcards, a
 // bracket class stays a class (a position name "[N]" becomes the literal
 // "\[N\]"), a backslash-escaped byte is that byte escaped as an id byte.
@@ -95,7 +110,7 @@ func escapeIDGlob(s string) string {
 				b.WriteString(s[i : end+1])
 				i = end
 			} else {
-				b.WriteString(entries.EscapeID("["))
+				b.WriteString(EscapeID("["))
 			}
 		case c == '\\' && i+1 < len(s):
 			i++
@@ -109,7 +124,7 @@ func escapeIDGlob(s string) string {
 
 // escapeIDByte is one id byte as a name writes it.
 func escapeIDByte(c byte) string {
-	e := entries.EscapeID(string([]byte{c}))
+	e := EscapeID(string([]byte{c}))
 	if e == "%2E" { // EscapeID writes an id that is "." whole; one '.' inside an id stays
 		return "."
 	}

@@ -1,6 +1,8 @@
-package entries
+package stores
 
 import (
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
+
 	"bytes"
 	"strconv"
 	"strings"
@@ -21,6 +23,7 @@ const guardedLines = 2
 // are Live; the latter are also Unreadable.
 func ParseLedger(path string, data []byte) Store {
 	st := Store{Path: path, open: -1, close: -1, Entries: make([]Entry, 0, bytes.Count(data, []byte{'\n'})+1)}
+	prefault.Slice(st.Entries)
 	line, names := 0, 0    // names: the length of all the lines' names
 	var f [numFields]value // reused for every line
 	for start := 0; start < len(data); {

@@ -1,6 +1,8 @@
-package entries
+package stores
 
 import (
+	"github.com/plangate-gc/plangate-gc/internal/prefault"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -84,6 +86,7 @@ type memoryPass struct {
 	resurfaces map[string][]string // suppression id → names of resurfaces naming it
 	applies    []int               // suppressions that apply unless revoked
 	sups       []int               // every suppression with an id
+	names      names               // the entries' names
 }
 
 // readEntries reads the entries array, judging each element as it goes.
@@ -97,6 +100,7 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 	// About one "id" key an element: one allocation rather than a growth
 	// series (which would peak at twice the entries).
 	st.Entries = make([]Entry, 0, bytes.Count(r.b[r.i:], []byte(`"id"`))+1)
+	prefault.Slice(st.Entries)
 	p := memoryPass{now: now, nowISO: time.Unix(now, 0).UTC().Format("2006-01-02T15:04:05.000Z")}
 	var f [numFields]value // reused: one element's fields at a time
 	for n := 0; r.i < len(r.b) && r.b[r.i] != ']'; n++ {
@@ -154,6 +158,7 @@ func growEntries(es []Entry, read, rest int) []Entry {
 	n := len(es) + 1
 	more := int(float64(rest)/float64(max(read, 1))*float64(n)*1.1) + 16
 	grown := make([]Entry, len(es), len(es)+more)
+	prefault.Slice(grown)
 	copy(grown, es)
 	return grown
 }
@@ -168,9 +173,9 @@ func (st *Store) judgeElement(p *memoryPass, f *[numFields]value, i int) {
 	if !named {
 		// Named by position and kept; what it refers to is kept too
 		// (below), as for any kept entry.
-		e.Name, e.Live = positionName(st.Path, i+1), true
+		e.Name, e.Live = p.names.memoryName(st.Path, "", i+1), true
 	} else {
-		e.Name = MemoryName(st.Path, f[fID].text()) // the id is the name's, unescaped (Entry.ID)
+		e.Name = p.names.memoryName(st.Path, f[fID].text(), 0) // the id is the name's, unescaped (Entry.ID)
 	}
 	if f[fType].is("resurface") {
 		sid, revoke := f[fSuppressionID], f[fAction].is("revoke")
