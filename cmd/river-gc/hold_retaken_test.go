@@ -77,9 +77,29 @@ func TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace(t *testing.T) {
 // again: the run stops, every file it did not delete is back at its own
 // path (in the writer's directory, beside the writer's file), removed[]
 // lists exactly the files gone, and a rerun finishes the job.
+//
+// The signal is sent while the run is stopped at its hold, but the run
+// takes it in (the tracer passes it on, the runtime hands it to a
+// goroutine) only while its workers already delete: on a loaded machine
+// they were seen to empty the held directory first, and the run then
+// ends undisturbed (exit 0). Its record says which happened; an attempt
+// where the signal came after the work is checked as a whole run and
+// tried again.
 func TestInterruptedWhileHoldingNameRetaken(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
+	for range 3 {
+		if interruptedWhileHolding(t, bin) {
+			return
+		}
+	}
+	t.Skip("three times the run had deleted the whole held directory before it took in the SIGINT (a loaded machine): nothing shown")
+}
+
+// interruptedWhileHolding runs one attempt; false when the signal came
+// after the run's work (see the test).
+func interruptedWhileHolding(t *testing.T, bin string) bool {
+	t.Helper()
 	root := memDir(t)
 	before := heldTree(t, root, "big", 4000)
 	r := startHeld(t, bin, root, "big")
@@ -97,11 +117,18 @@ func TestInterruptedWhileHoldingNameRetaken(t *testing.T) {
 	if got := removedPaths(rec); !slices.Equal(got, gone) {
 		t.Errorf("removed[] lists %d files, %d are gone", len(got), len(gone))
 	}
-	if left := privateNames(root); code != 1 || len(left) != 0 || len(after) != len(before)-len(gone)+1 {
+	if left := privateNames(root); len(left) != 0 || len(after) != len(before)-len(gone)+1 {
 		t.Fatalf("exit %d, %d files left of %d (%d gone), private names %q", code, len(after), len(before), len(gone), left)
+	}
+	if code == 0 && len(rec.Errors) == 0 && len(gone) == len(before) {
+		return false
+	}
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; errors %+v", code, rec.Errors)
 	}
 	out, code := runGC(t, bin, append(forceArgs, "--root", root)...)
 	if left := regularFiles(t, root); code != 0 || !slices.Equal(left, []string{".river/tmp/big/new.json"}) {
 		t.Errorf("rerun: exit %d, %d files left; %.300s", code, len(left), out)
 	}
+	return true
 }

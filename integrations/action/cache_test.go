@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/longtest"
 	"github.com/plangate-gc/plangate-gc/internal/pinned"
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
 
 // goLogger puts a go on PATH that appends its arguments to the returned
@@ -67,7 +69,9 @@ func oldTree(t *testing.T) string {
 // runs the restored binary without calling go build, says it came from
 // the cache, and saves nothing.
 func TestActionCachesItsBuild(t *testing.T) {
+	longtest.Require(t, "the action's build from source (the release's configuration)")
 	pathEnv, calls := goLogger(t)
+	releaseBinary(t) // compiles the packages install.sh's build links, under testbin's lock
 	ref := "89abcdef0123456789abcdef0123456789abcdef"
 	cache := t.TempDir()
 	want := regexp.MustCompile(`^river-gc-build-linux-amd64-` + regexp.QuoteMeta(goVersion(t)) + `-` + ref[:12] + `-[0-9a-f]{16}$`)
@@ -127,7 +131,9 @@ func TestActionCachesItsBuild(t *testing.T) {
 // binary is not this ref's build (a different --version) is not run as
 // if it were: the install step builds again.
 func TestActionCacheIgnoresAStaleBuild(t *testing.T) {
+	longtest.Require(t, "the action's build from source (the release's configuration)")
 	pathEnv, calls := goLogger(t)
+	releaseBinary(t) // compiles the packages install.sh's build links, under testbin's lock
 	ref := "0123456789abcdef0123456789abcdef01234567"
 	cache := t.TempDir()
 	e := &emulation{action: readAction(t), ref: ref, outputs: map[string]map[string]string{}, cache: cache,
@@ -148,6 +154,28 @@ func TestActionCacheIgnoresAStaleBuild(t *testing.T) {
 	if !strings.Contains(readFile(t, calls), "build ") || !strings.Contains(out, "built from source") {
 		t.Errorf("a cached binary of another build was used:\n%s", out)
 	}
+}
+
+// prebuilt returns an emulated Actions cache that holds, under the key
+// the action computes at ref, river-gc as install.sh builds it there
+// (--version "river-gc devel REF"), made once for every test by
+// internal/testbin: an emulated job at ref then restores it instead of
+// compiling river-gc in the release's configuration, which only the
+// long tests of the build itself do (TestActionCachesItsBuild,
+// TestActionAtACommit).
+func prebuilt(t *testing.T, ref string) string {
+	t.Helper()
+	cache := t.TempDir()
+	key := cacheKey(t, filepath.Join(pinned.Root(t), "integrations/action/install.sh"), "RIVER_GC_VERSION="+ref)
+	if key == "" {
+		t.Fatalf("no cache key at %s", ref)
+	}
+	bin := testbin.Build(t, testbin.Spec{Package: testbin.RiverGC.Package,
+		Flags: []string{"-ldflags=-X 'github.com/plangate-gc/plangate-gc/internal/version.Version=devel " + ref[:12] + "'"}})
+	if err := testbin.Copy(bin, filepath.Join(cache, key, "river-gc")); err != nil {
+		t.Fatal(err)
+	}
+	return cache
 }
 
 // cacheKey runs `script key` (action.yml's key step) on a Linux X64 runner

@@ -222,23 +222,35 @@ func readAction(t *testing.T) actionFile {
 
 // TestActionAtACommit emulates a workflow using the action at a commit
 // and at a branch, with no release anywhere (no base-url is served): the
-// install step builds river-gc from the action's own checkout and says
-// so in a ::notice::, the run step uses that build even though the job's
-// environment sets RIVER_GC_BIN to a planted program, and a multi-line
-// retention-days ("90" and "tmp=7") reaches river-gc as two flags.
+// install step takes river-gc from the Actions cache at the commit (a
+// build made beforehand, prebuilt) and builds it from the action's own
+// checkout at the branch (a long suite: the release's configuration
+// compiles every package), saying which in a ::notice::; the run step
+// uses that river-gc even though the job's environment sets
+// RIVER_GC_BIN to a planted program, and a multi-line retention-days
+// ("90" and "tmp=7") reaches river-gc as two flags.
 func TestActionAtACommit(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found: the action builds river-gc with it")
-	}
-	// install.sh compiles river-gc as the release does (-trimpath, no
-	// cgo). The release build of internal/testbin first, under its lock,
-	// leaves those packages in Go's build cache: the action's build is
-	// then a link, and no other test package compiles them meanwhile.
-	releaseBinary(t)
-	for _, ref := range []string{"0123456789abcdef0123456789abcdef01234567", "main"} {
+	for _, tc := range []struct{ ref, notice string }{
+		{"0123456789abcdef0123456789abcdef01234567", "river-gc from the cache"},
+		{"main", "river-gc built from source"},
+	} {
+		ref := tc.ref
 		t.Run(ref, func(t *testing.T) {
+			var cache string
 			if ref == "main" {
-				longtest.Require(t, "the action at a branch (a second build)")
+				longtest.Require(t, "the action at a branch (a build from source in the release's configuration)")
+				if _, err := exec.LookPath("go"); err != nil {
+					t.Skip("go command not found: the action builds river-gc with it")
+				}
+				// install.sh compiles river-gc as the release does
+				// (-trimpath, no cgo). The release build of
+				// internal/testbin first, under its lock, leaves those
+				// packages in Go's build cache: the action's build is
+				// then a link, and no other test package compiles them
+				// meanwhile.
+				releaseBinary(t)
+			} else {
+				cache = prebuilt(t, ref)
 			}
 			repo := t.TempDir()
 			day := func(d int) time.Time { return time.Date(2025, 11, 29-d, 0, 0, 0, 0, time.UTC) }
@@ -257,16 +269,16 @@ func TestActionAtACommit(t *testing.T) {
 			if err := os.WriteFile(planted, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			e := &emulation{action: readAction(t), ref: ref, outputs: map[string]map[string]string{},
+			e := &emulation{action: readAction(t), ref: ref, outputs: map[string]map[string]string{}, cache: cache,
 				with: map[string]string{"force": "true", "now": "2025-11-29T00:00:00Z", "retention-days": "90\ntmp=7\n",
 					"base-url": "http://127.0.0.1:9/no-release-here"}}
 			out, r, code := e.run(t, repo, "RIVER_GC_BIN="+planted, "RIVER_GC_ACTION_BIN="+planted)
 			if code != 0 {
 				t.Fatalf("the action's steps: exit %d\n%s", code, out)
 			}
-			if !regexp.MustCompile(`(?m)^::notice title=river-gc built from source::no release at '` + ref + `'.*runs as river-gc devel ` +
+			if !regexp.MustCompile(`(?m)^::notice title=` + tc.notice + `::no release at '` + ref + `'.*runs as river-gc devel ` +
 				regexp.QuoteMeta(ref[:min(12, len(ref))]) + `$`).MatchString(out) {
-				t.Errorf("no notice saying river-gc was built at %s:\n%s", ref, out)
+				t.Errorf("no notice %q at %s:\n%s", tc.notice, ref, out)
 			}
 			if _, err := os.Stat(marker); err == nil {
 				t.Error("the job's RIVER_GC_BIN ran")

@@ -105,7 +105,8 @@ func exampleInputs(t *testing.T) map[string]string {
 // (at a commit, no release; only now pinned) on a year of River Review's
 // stores: it removes old saved runs, memory entries and ledger lines and
 // keeps the live decision; the default scopes, on the same tree, reclaim
-// only the temp files.
+// only the temp files. The emulated Actions cache holds river-gc
+// (prebuilt).
 func TestExampleReclaimsOnRiverReviewLayout(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join(pinned.Root(t), "cmd/river-gc/run.go"))
 	if err != nil {
@@ -116,10 +117,12 @@ func TestExampleReclaimsOnRiverReviewLayout(t *testing.T) {
 	}
 	pathEnv, _ := goLogger(t)
 	now := time.Date(2025, 11, 29, 0, 0, 0, 0, time.UTC)
+	const ref = "0123456789abcdef0123456789abcdef01234567"
+	cache := prebuilt(t, ref)
 	reclaimed := func(with map[string]string) (map[string]int, string) {
 		t.Helper()
 		with["now"] = now.Format(time.RFC3339)
-		e := &emulation{action: readAction(t), ref: "0123456789abcdef0123456789abcdef01234567", outputs: map[string]map[string]string{}, with: with}
+		e := &emulation{action: readAction(t), ref: ref, outputs: map[string]map[string]string{}, with: with, cache: cache}
 		out, _, code := e.run(t, riverReviewTree(t, now), pathEnv)
 		if code != 0 {
 			t.Fatalf("exit %d\n%s", code, out)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -52,15 +53,11 @@ func release(t *testing.T) string {
 	return root
 }
 
-// releaseBinary is river-gc built as the release builds it (-trimpath, no
-// cgo), with tag's version, once for every test (internal/testbin).
+// releaseBinary is river-gc as a release archive carries it, with tag's
+// version, once for every test (internal/testbin.Release).
 func releaseBinary(t *testing.T) string {
 	t.Helper()
-	return testbin.Build(t, testbin.Spec{
-		Package: "./cmd/river-gc",
-		Flags:   []string{"-trimpath", "-ldflags=-X github.com/plangate-gc/plangate-gc/internal/version.Version=" + tag},
-		Env:     []string{"CGO_ENABLED=0"},
-	})
+	return testbin.Build(t, testbin.Release(runtime.GOARCH, "-X github.com/plangate-gc/plangate-gc/internal/version.Version="+tag))
 }
 
 // tarGz makes a release archive: the files in a top directory top/, as

@@ -64,6 +64,7 @@ func TestActionPlanThenApply(t *testing.T) {
 	write(".river/tmp/week.tmp", 8)
 	write(".river/tmp/day.tmp", 1)
 	ref := "0123456789abcdef0123456789abcdef01234567"
+	cache := prebuilt(t, ref)
 	common := map[string]string{"base-url": "http://127.0.0.1:9/no-release-here"}
 	with := func(m map[string]string) map[string]string {
 		for k, v := range common {
@@ -73,7 +74,7 @@ func TestActionPlanThenApply(t *testing.T) {
 	}
 	// Job 1, on the pull request.
 	planDir := t.TempDir()
-	e := &emulation{action: readAction(t), ref: ref, outputs: map[string]map[string]string{},
+	e := &emulation{action: readAction(t), ref: ref, outputs: map[string]map[string]string{}, cache: cache,
 		with: with(map[string]string{"plan-out": filepath.Join(planDir, "gc-plan.json"), "now": "2025-11-29T00:00:00Z", "retention-days": "90\ntmp=7\n"})}
 	out, r, code := e.run(t, repo)
 	if code != 0 {
@@ -102,7 +103,7 @@ func TestActionPlanThenApply(t *testing.T) {
 	}
 	write(".river/tmp/new-old.tmp", 30)
 	// Job 2, in the environment with required reviewers.
-	e2 := &emulation{action: e.action, ref: ref, outputs: map[string]map[string]string{},
+	e2 := &emulation{action: e.action, ref: ref, outputs: map[string]map[string]string{}, cache: cache,
 		with: with(map[string]string{"force": "true", "apply": downloaded})}
 	out, _, code = e2.run(t, repo)
 	if code != 0 {

@@ -99,7 +99,7 @@ var allowed = map[string][]string{
 	"internal/cliparse":             {},
 	"internal/clidoc":               {},
 	"internal/clidoc/doccheck":      {"internal/clidoc"},
-	"internal/pinned":               {},
+	"internal/pinned":               {"internal/testbin"},
 	"internal/release":              {"internal/longtest", "internal/pinned"},
 	"internal/version":              {},
 	"internal/progress":             {},
@@ -110,7 +110,7 @@ var allowed = map[string][]string{
 	"internal/upstream":             {"internal/contracts"},
 	"internal/npmtest":              {"internal/longtest", "internal/testbin"},
 	"internal/modfiles":             {},
-	"internal/testbin":              {"internal/modfiles"}, // the one shared build of the commands tests run
+	"internal/testbin":              {"internal/longtest", "internal/modfiles"}, // the one shared build of the commands tests run
 	"internal/longtest":             {},
 	"internal/s3test":               {"internal/longtest"},
 	"internal/backend/s3/faulttest": {},

@@ -9,7 +9,8 @@
 // other architecture's archive carries the host's binary instead of a
 // cross-compiled one: the tests only check that it is what build.sh
 // packed, and a cold cross-compilation of the standard library costs
-// minutes.
+// minutes; and the host's binary is the plain build with the release's
+// linker flags, not the release's configuration (testbin.Release).
 package npmtest
 
 import (
@@ -175,14 +176,10 @@ func other(goarch string) string {
 	return "amd64"
 }
 
-// ReleaseSpec is river-gc for linux/goarch built as the release builds
-// it, with the test release's version.
+// ReleaseSpec is river-gc for linux/goarch as the release archives carry
+// it, with the test release's version (internal/testbin.Release).
 func ReleaseSpec(goarch string) testbin.Spec {
-	return testbin.Spec{
-		Package: "./cmd/river-gc",
-		Flags:   []string{"-trimpath", "-ldflags=-s -w -buildid= -X github.com/plangate-gc/plangate-gc/internal/version.Version=v" + Version},
-		Env:     []string{"GOOS=linux", "GOARCH=" + goarch, "CGO_ENABLED=0"},
-	}
+	return testbin.Release(goarch, "-s -w -buildid= -X github.com/plangate-gc/plangate-gc/internal/version.Version=v"+Version)
 }
 
 // BuildPackages runs integrations/npm/build.sh dist out with extra

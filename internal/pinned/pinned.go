@@ -1,15 +1,16 @@
 // Package pinned runs, for tests, the tools pinned with Go's tool
 // directive in internal/tools/go.mod (actionlint, staticcheck,
-// goreleaser): `go tool -modfile=internal/tools/go.mod NAME`, from the
-// repository root, so every test and CI use the one pinned version.
+// goreleaser), built from that module file, so every test and CI use
+// the one pinned version.
 package pinned
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
 
 // ModFile is the tools' module file, relative to the repository root.
@@ -36,33 +37,33 @@ func Root(t testing.TB) string {
 }
 
 // Command returns the command running the pinned tool name with args in
-// dir (the repository root when dir is empty). The tool is built (or
-// found in the build cache) by `go tool -n`, so dir need not be inside
-// the module. It skips the test in -short mode (the first run builds the
-// tool) and without the go command.
+// dir (the repository root when dir is empty). The tool is built once for
+// every test process and later runs (internal/testbin), so the test
+// packages that run it at the same time do not each compile it. It skips
+// the test in -short mode (the first run builds the tool) and without
+// the go command.
 func Command(t testing.TB, dir, name string, args ...string) *exec.Cmd {
 	t.Helper()
 	if testing.Short() {
-		t.Skipf("-short: the pinned %s is built with go tool", name)
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("go command not found")
+		t.Skipf("-short: the pinned %s is built with go build", name)
 	}
 	root := Root(t)
-	locate := exec.Command("go", "tool", "-modfile="+filepath.Join(root, ModFile), "-n", name)
-	locate.Dir = root
-	out, err := locate.Output()
-	if err != nil {
-		var stderr []byte
-		if exit, ok := err.(*exec.ExitError); ok {
-			stderr = exit.Stderr
-		}
-		t.Fatalf("go tool -n %s: %v\n%s", name, err, stderr)
+	pkg, ok := tools[name]
+	if !ok {
+		t.Fatalf("%s is not a tool of %s", name, ModFile)
 	}
-	cmd := exec.Command(strings.TrimSpace(string(out)), args...)
+	cmd := exec.Command(testbin.Build(t, testbin.Spec{Package: pkg, ModFile: ModFile}), args...)
 	cmd.Dir = root
 	if dir != "" {
 		cmd.Dir = dir
 	}
 	return cmd
+}
+
+// tools are the packages of ModFile's tool directive, by the name `go
+// tool` runs them as.
+var tools = map[string]string{
+	"actionlint":  "github.com/rhysd/actionlint/cmd/actionlint",
+	"goreleaser":  "github.com/goreleaser/goreleaser/v2",
+	"staticcheck": "honnef.co/go/tools/cmd/staticcheck",
 }

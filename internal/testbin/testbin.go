@@ -12,9 +12,11 @@
 // -buildvcs=false, so the VCS state, which the key does not hold, is not
 // in the binary either.
 //
-// One lock file serializes the builds of the whole cache: two variants
-// (say -trimpath with and without a version stamped in) share their
-// compiled packages in Go's build cache, so the second is only a link.
+// One lock file serializes the builds of the module's commands: two
+// variants (say -trimpath with and without a version stamped in) share
+// their compiled packages in Go's build cache, so the second is only a
+// link. A tool pinned in another module file (Spec.ModFile) shares
+// nothing with them and has a lock of its own.
 // Each process that uses an entry holds a shared lock on it until it
 // exits, and pruning (the entries of a variant beyond its newest few, or
 // unused for a week) removes only entries nobody holds.
@@ -31,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -38,6 +41,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plangate-gc/plangate-gc/internal/longtest"
 	"github.com/plangate-gc/plangate-gc/internal/modfiles"
 )
 
@@ -54,6 +58,10 @@ type Spec struct {
 	// Env is added to the build's environment ("CGO_ENABLED=0",
 	// "GOARCH=arm64").
 	Env []string
+	// ModFile, when set, is the module file Package is resolved with,
+	// relative to the module's root ("internal/tools/go.mod" for the
+	// pinned tools); Package is then an import path.
+	ModFile string
 }
 
 // RiverGC and PlangateGC are the two commands as a plain `go build`
@@ -62,6 +70,25 @@ var (
 	RiverGC    = Spec{Package: "./cmd/river-gc"}
 	PlangateGC = Spec{Package: "./cmd/plangate-gc"}
 )
+
+// Release is river-gc for linux/goarch as a release archive carries it,
+// with the linker flags ldflags (a version stamped in, symbols
+// stripped). Under PLANGATE_GC_LONG, or for another architecture than
+// the host's, it is built as the release builds it (-trimpath, no cgo).
+// Otherwise it is the plain build with ldflags: the linker flags alone
+// make it a link of the packages go test compiled anyway, where the
+// release's configuration compiles every package a second time (about
+// 130 s of CPU from an empty build cache). Nothing a test of the quick
+// suite asks of the binary depends on the configuration: it runs on the
+// host, with the version stamped in.
+func Release(goarch, ldflags string) Spec {
+	s := Spec{Package: "./cmd/river-gc", Flags: []string{"-ldflags=" + ldflags}}
+	if longtest.Enabled() || goarch != runtime.GOARCH {
+		s.Flags = []string{"-trimpath", "-ldflags=" + ldflags}
+		s.Env = []string{"GOOS=linux", "GOARCH=" + goarch, "CGO_ENABLED=0"}
+	}
+	return s
+}
 
 type result struct {
 	path string
@@ -90,7 +117,7 @@ func Build(t testing.TB, s Spec) string {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	id := strings.Join(append(append([]string{s.Package}, s.Flags...), s.Env...), "\x00")
+	id := strings.Join(append(append([]string{s.Package, s.ModFile}, s.Flags...), s.Env...), "\x00")
 	r, ok := built[id]
 	if !ok {
 		r.path, r.err = build(s)
@@ -103,6 +130,23 @@ func Build(t testing.TB, s Spec) string {
 }
 
 func (s Spec) name() string { return filepath.Base(s.Package) }
+
+// flags are the go command's flags for s: its ModFile, then its Flags.
+func (s Spec) flags() []string {
+	if s.ModFile == "" {
+		return s.Flags
+	}
+	return append([]string{"-modfile=" + s.ModFile}, s.Flags...)
+}
+
+// lock is the name of the lock file that serializes the builds s shares
+// compiled packages with.
+func (s Spec) lock() string {
+	if s.ModFile == "" {
+		return "build.lock"
+	}
+	return "build-" + s.name() + ".lock"
+}
 
 // Copy copies the binary bin to dst, executable by everyone: for a test
 // that lays it out where a release or a user would have it, or runs it as
@@ -147,7 +191,7 @@ func build(s Spec) (string, error) {
 			return bin, nil
 		}
 		lock.Close()
-		if err := locked(filepath.Join(cache, "build.lock"), func() error {
+		if err := locked(filepath.Join(cache, s.lock()), func() error {
 			if err := goBuild(root, s, bin); err != nil {
 				return err
 			}
@@ -217,7 +261,7 @@ func goBuild(root string, s Spec, bin string) error {
 		return err
 	}
 	tmp := bin + ".tmp"
-	args := append(append([]string{"build", "-buildvcs=false"}, s.Flags...), "-o", tmp, s.Package)
+	args := append(append([]string{"build", "-buildvcs=false"}, s.flags()...), "-o", tmp, s.Package)
 	if _, err := goOutput(s.Env, root, args...); err != nil {
 		return err
 	}
@@ -263,8 +307,8 @@ func key(root string, s Spec) (variant, content string, err error) {
 		return "", "", err
 	}
 	v := sha256.New()
-	fmt.Fprintf(v, "%s\x00%q\x00%q\x00%s", s.Package, s.Flags, s.Env, env)
-	args := append(append([]string{"list", "-deps", "-json=ImportPath,Dir,Standard,Module,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles"}, s.Flags...), s.Package)
+	fmt.Fprintf(v, "%s\x00%q\x00%q\x00%s", s.Package, s.flags(), s.Env, env)
+	args := append(append([]string{"list", "-deps", "-json=ImportPath,Dir,Standard,Module,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,EmbedFiles"}, s.flags()...), s.Package)
 	out, err := goOutput(s.Env, root, args...)
 	if err != nil {
 		return "", "", err

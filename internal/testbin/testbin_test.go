@@ -5,9 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/plangate-gc/plangate-gc/internal/longtest"
 )
 
 // scratch makes a module with one command, cmd/hello, printing msg, and
@@ -201,4 +205,36 @@ func TestNoRaceExitSleep(t *testing.T) {
 			t.Errorf("GORACE=%q: after NoRaceExitSleep %q, want %q", tc.before, got, tc.after)
 		}
 	}
+}
+
+// TestReleaseIsALinkOutsideTheLongSuites: the quick suite's release
+// binary for the host differs from the plain build by linker flags only
+// (go test compiled its packages already), while the long suites, and
+// another architecture, get the release's configuration.
+func TestReleaseIsALinkOutsideTheLongSuites(t *testing.T) {
+	const ldflags = "-s -w -X main.v=1"
+	other := map[string]string{"amd64": "arm64"}[runtime.GOARCH]
+	if other == "" {
+		other = "amd64"
+	}
+	release := Spec{Package: RiverGC.Package, Flags: []string{"-trimpath", "-ldflags=" + ldflags}}
+	for _, tc := range []struct {
+		long   string
+		goarch string
+		want   Spec
+	}{
+		{"", runtime.GOARCH, Spec{Package: RiverGC.Package, Flags: []string{"-ldflags=" + ldflags}}},
+		{"", other, withEnv(release, "GOOS=linux", "GOARCH="+other, "CGO_ENABLED=0")},
+		{"1", runtime.GOARCH, withEnv(release, "GOOS=linux", "GOARCH="+runtime.GOARCH, "CGO_ENABLED=0")},
+	} {
+		t.Setenv(longtest.Env, tc.long)
+		if got := Release(tc.goarch, ldflags); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s=%q, %s: %+v, want %+v", longtest.Env, tc.long, tc.goarch, got, tc.want)
+		}
+	}
+}
+
+func withEnv(s Spec, env ...string) Spec {
+	s.Env = env
+	return s
 }
