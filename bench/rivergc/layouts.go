@@ -216,6 +216,13 @@ func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
 	if mixed {
 		kind = "mixed (a third stays)"
 	}
+	printLayoutRow(label, l.name, kind, files, len(want), got, load)
+	return nil
+}
+
+// printLayoutRow prints one layout's row of medians; load is the load
+// average when the row began.
+func printLayoutRow(label, name, kind string, files, removed int, got map[string]*timings, load string) {
 	// cell formats one median, "–" for a program that did not run.
 	cell := func(name string, f func(*timings) []float64, format string) string {
 		g, ok := got[name]
@@ -237,13 +244,12 @@ func (b *bench) forceLayout(label, dir string, l layout, mixed bool) error {
 	for _, name := range []string{"before", "after", "find", "floor"} {
 		cpus = append(cpus, cell(name, func(g *timings) []float64 { return g.cpu }, "%.2f"))
 	}
-	fmt.Printf("| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label, l.name, kind, files, len(want),
+	fmt.Printf("| %s | %s | %s | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label, name, kind, files, removed,
 		cell("before", wall, "%.3f"), cell("after", wall, "%.3f"), cell("find", wall, "%.3f"), cell("floor", wall, "%.3f"),
 		cell("before", func(g *timings) []float64 { return g.toFind }, "%.2f"), cell("after", func(g *timings) []float64 { return g.toFind }, "%.2f"),
 		cell("before", func(g *timings) []float64 { return g.toFloor }, "%.2f"), cell("after", func(g *timings) []float64 { return g.toFloor }, "%.2f"),
 		strings.Join(cpus, ", "), cpuRatio("before", "find"), cpuRatio("after", "find"), cpuRatio("before", "floor"), cpuRatio("after", "floor"),
 		load+"–"+loadAverage())
-	return nil
 }
 
 // loadAverage is the first field of /proc/loadavg ("?" when unreadable):
