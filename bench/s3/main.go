@@ -5,6 +5,7 @@
 //	go run ./bench/s3                      # 10,000 objects, 3 runs each
 //	FULL=1 go run ./bench/s3               # 100,000 objects (SPEC H8)
 //	go run ./bench/s3 -n 30000 -runs 5 -src /work/main
+//	go run ./bench/s3 -before /work/before ...  # also the other checkout's river-gc, alternating
 //
 // Rows it prints:
 //   - wall time, median of -runs alternating runs (river-gc, rclone, aws,
@@ -58,6 +59,7 @@ func main() {
 	n := flag.Int("n", def, "objects in the prefix (FULL=1: 100000)")
 	runs := flag.Int("runs", 3, "timed runs per program (the median is reported)")
 	src := flag.String("src", ".", "checkout to build river-gc from")
+	before := flag.String("before", "", "checkout to build a second river-gc from, run as river-gc-before alternating with the others (empty: none)")
 	workers := flag.Int("upload-workers", 32, "concurrent uploads while re-filling the prefix (untimed)")
 	only := flag.String("only", "river-gc,rclone,aws,sdk-ifmatch", "comma-separated programs to run")
 	defCount := "river-gc,rclone,aws,sdk-ifmatch"
@@ -82,7 +84,11 @@ func main() {
 		}
 		fmt.Printf("contention: %d CPU spinners beside the engine, niceness %d\n\n", *spinners, niceness())
 	}
-	err = run(*n, *runs, *workers, *src, strings.Split(*only, ","), strings.Split(*count, ","), scaleAt, *scaleBatch)
+	progs := strings.Split(*only, ",")
+	if *before != "" {
+		progs = append(progs, "river-gc-before")
+	}
+	err = run(*n, *runs, *workers, *src, *before, progs, strings.Split(*count, ","), scaleAt, *scaleBatch)
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/s3:", err)
@@ -100,10 +106,12 @@ type bench struct {
 	workers int
 	dir     string
 	riverGC string
-	now     string
+	// riverGCBefore is -before's build, run as river-gc-before.
+	riverGCBefore string
+	now           string
 }
 
-func run(n, runs, workers int, src string, only, count []string, scaleAt []int, scaleBatch int) error {
+func run(n, runs, workers int, src, before string, only, count []string, scaleAt []int, scaleBatch int) error {
 	repo, err := s3test.FindRepo()
 	if err != nil {
 		return err
@@ -126,7 +134,7 @@ func run(n, runs, workers int, src string, only, count []string, scaleAt []int, 
 	}
 	defer e.Stop()
 	b := &bench{engine: e, client: e.Client(), bucket: "bench", prefix: "org/repo", n: n, workers: workers, dir: dir,
-		riverGC: filepath.Join(dir, "river-gc")}
+		riverGC: filepath.Join(dir, "river-gc"), riverGCBefore: filepath.Join(dir, "river-gc-before")}
 	ctx := context.Background()
 	if _, err := b.client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &b.bucket}); err != nil {
 		return err
@@ -139,12 +147,17 @@ func run(n, runs, workers int, src string, only, count []string, scaleAt []int, 
 		b.reportScale(rows)
 		return nil
 	}
-	build := exec.Command("go", "build", "-o", b.riverGC, "./cmd/river-gc")
-	build.Dir, build.Stdout, build.Stderr = src, os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("building river-gc in %s: %w", src, err)
+	if err := buildRiverGC(src, b.riverGC); err != nil {
+		return err
 	}
 	rev, _ := exec.Command("git", "-C", src, "rev-parse", "--short", "HEAD").Output()
+	if before != "" {
+		if err := buildRiverGC(before, b.riverGCBefore); err != nil {
+			return err
+		}
+		brev, _ := exec.Command("git", "-C", before, "rev-parse", "--short", "HEAD").Output()
+		fmt.Printf("river-gc-before built from %s at %s\n", before, strings.TrimSpace(string(brev)))
+	}
 	rcloneVersion, _ := exec.Command("rclone", "version").Output()
 	awsVersion, _ := exec.Command("aws", "--version").CombinedOutput()
 	fmt.Printf("river-gc built from %s at %s; %s; %s; weed %s; %d objects, %d runs each\n\n",
@@ -237,6 +250,16 @@ func (b *bench) counted(p program) (map[s3test.Kind]int, error) {
 		c[k] = proxy.Count(k)
 	}
 	return c, nil
+}
+
+// buildRiverGC builds the checkout src's river-gc at out.
+func buildRiverGC(src, out string) error {
+	build := exec.Command("go", "build", "-o", out, "./cmd/river-gc")
+	build.Dir, build.Stdout, build.Stderr = src, os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("building river-gc in %s: %w", src, err)
+	}
+	return nil
 }
 
 // parseInts reads a comma-separated list of positive integers ("" is none).

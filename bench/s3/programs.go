@@ -20,12 +20,16 @@ type program struct {
 
 // programs returns the contenders named in only, in a fixed order.
 func (b *bench) programs(only []string) []program {
-	all := []program{
-		{"river-gc", func(b *bench, endpoint string) []string {
-			return append(b.env(endpoint, false), b.riverGC, "--root", "s3://"+b.bucket+"/"+b.prefix,
+	riverGC := func(bin string) func(b *bench, endpoint string) []string {
+		return func(b *bench, endpoint string) []string {
+			return append(b.env(endpoint, false), bin, "--root", "s3://"+b.bucket+"/"+b.prefix,
 				"--force", "--json", "--quiet", "--scope", "tmp", "--now", b.now,
 				"--retention-days", "60", "--max-entries", "1000000000", "--max-size-mb", "1000000")
-		}},
+		}
+	}
+	all := []program{
+		{"river-gc", riverGC(b.riverGC)},
+		{"river-gc-before", riverGC(b.riverGCBefore)},
 		{"rclone", func(b *bench, endpoint string) []string {
 			return append(b.env(endpoint, true), "rclone", "delete", "--min-age", "1s", "--use-server-modtime",
 				"bench:"+b.bucket+"/"+b.prefix)
