@@ -25,7 +25,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
-// TestBucketCredentialProcessOutputNeverPrinted (attack3 F1, SPEC H1): a
+// TestBucketCredentialProcessOutputNeverPrinted (SPEC H1): a
 // profile's credential_process that prints keys the SDK cannot parse (an
 // Expiration that is no RFC 3339 time) is a config error in the
 // project's words; the SDK quotes the process's whole output in its
@@ -129,7 +129,7 @@ func TestBucketTimeoutMustBeADuration(t *testing.T) {
 	}
 }
 
-// TestBucketSilentServerIsBounded (attack3 F2, SPEC H6): an endpoint that
+// TestBucketSilentServerIsBounded (SPEC H6): an endpoint that
 // accepts the connection and never answers, or answers a byte a second
 // (slow loris), does not hold river-gc for ever: each attempt ends after
 // RIVER_GC_S3_TIMEOUT and the run is a config error naming the server.
@@ -187,7 +187,7 @@ func controlKeys() map[string]string {
 	}
 }
 
-// TestBucketTwinTreeControlCharacters (attack3 F3, SPEC H2): keys with
+// TestBucketTwinTreeControlCharacters (SPEC H2): keys with
 // control characters are judged and deleted in a bucket as the same
 // names are on disk: the same removed[] in a dry-run and with --force,
 // and the same names left behind (none). Before, the listing showed
@@ -241,7 +241,7 @@ func encodedKeys(t *testing.T, srv *s3test.Server, name, prefix string) []string
 	return ks
 }
 
-// TestBucketSingleDeleteNeedsItsProof (attack3 F3, SPEC H3): a key XML
+// TestBucketSingleDeleteNeedsItsProof (SPEC H3): a key XML
 // cannot carry is deleted by a DeleteObject If-Match, a request the
 // canary of the config phase does not try. Behind a server that honours
 // DeleteObjects' ETags but ignores DeleteObject's If-Match (the proxy

@@ -39,7 +39,7 @@ var hostileStores = map[string]map[string]string{
 		"{\"timestamp\":\"2026-11-30T00:00:00Z\",\"a\":6}\n\ufeff\n"},
 }
 
-// TestBucketTwinHostileStores (attack3, SPEC H2, B6): the stores with
+// TestBucketTwinHostileStores (SPEC H2, B6): the stores with
 // issue 24's traps, judged and rewritten on disk and in a bucket, give
 // the same removed[], errors[] and warnings, and the same bytes after
 // --force.

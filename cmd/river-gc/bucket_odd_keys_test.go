@@ -22,7 +22,7 @@ func setEnv(env []string, name, value string) []string {
 	return out
 }
 
-// TestBucketUserMistakesInOurWords (attack2 F5): what a new user gets
+// TestBucketUserMistakesInOurWords: what a new user gets
 // wrong first — a wrong secret, an unknown key id, no region, an
 // endpoint nothing listens on — is a config error (exit 2) in the
 // project's words in both languages, naming what to check, never the
@@ -101,7 +101,7 @@ func oddKeys() map[string]string {
 	}
 }
 
-// TestBucketTwinTreeOddKeys (attack2): the odd names judged on disk and
+// TestBucketTwinTreeOddKeys: the odd names judged on disk and
 // in a bucket give the same removed[], keptSummary and errors, in a
 // dry-run and with --force, and leave the same names behind.
 func TestBucketTwinTreeOddKeys(t *testing.T) {
@@ -133,7 +133,7 @@ func TestBucketTwinTreeOddKeys(t *testing.T) {
 	diskEqualsBucket(t, dir, srv, name, "odd/repo/")
 }
 
-// TestBucketKeyWithKeysBelowIsNamed (attack2 F6): a bucket may hold a key
+// TestBucketKeyWithKeysBelowIsNamed: a bucket may hold a key
 // and keys below it (x and x/y), which no file system can. The engine
 // takes x for a directory and judges it not at all; river gc keeps it
 // and names it (the unjudgeable-name warning, --explain), rather than

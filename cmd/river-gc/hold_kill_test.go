@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// TestKilledWhileHoldingThenNameRetaken (attack4): a --force run is
+// TestKilledWhileHoldingThenNameRetaken: a --force run is
 // SIGKILLed while it holds .river/tmp/big; before the next run a writer
 // makes .river/tmp/big again (mkdir -p, writeFile). A dry-run names
 // exactly the files the killed run deleted and calls the held directory
@@ -75,7 +75,7 @@ func TestKilledWhileHoldingThenNameRetaken(t *testing.T) {
 	}
 }
 
-// TestDryRunBesideAHoldingForce (attack4, SPEC B4 "truthful words"): a
+// TestDryRunBesideAHoldingForce (SPEC B4 "truthful words"): a
 // dry-run while a --force run holds .river/tmp/big does not call the
 // held directory a leftover of an interrupted run, nor report the live
 // run's journal as a killed run's.
@@ -115,7 +115,7 @@ func warningKinds(t *testing.T, b []byte) []string {
 	return out
 }
 
-// killedMidHoldNamesExactlyTheGone (attack4): a --force run is
+// killedMidHoldNamesExactlyTheGone: a --force run is
 // stopped once it holds .river/tmp/big, continued, and SIGKILLed a
 // moment later (fixed moments: none, then 100 µs steps), so the kill
 // lands before, among and after the deletions in the held directory.

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestPrivateNamedDirectoriesNotRiverGCs (attack4): a directory named
+// TestPrivateNamedDirectoriesNotRiverGCs: a directory named
 // like a held one that river gc cannot have held is never renamed by a
 // --force run. One holding .git is a repository of its own (SPEC B4:
 // counted and named as one, never entered, never moved: a river gc hold

@@ -37,7 +37,7 @@ func inPrivateMounts(t *testing.T) bool {
 	return false
 }
 
-// TestHeldDirMountedOverDuringHold (attack4, SPEC B2 "Mounts"): while a
+// TestHeldDirMountedOverDuringHold (SPEC B2 "Mounts"): while a
 // --force run holds .river/tmp/big, a decoy directory outside the root,
 // holding files of the same names as the targets, is bind-mounted over a
 // subdirectory of the held directory, and another over the name

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace (attack4): while a
+// TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace: while a
 // --force run holds .river/tmp/big, a writer appends to one of its files
 // through a descriptor it had open (the file changed: river gc keeps it),
 // and another writer does what River Review's writers do, mkdir -p then
@@ -72,7 +72,7 @@ func TestHeldDirRetakenDuringHoldKeepsKeptFilesInPlace(t *testing.T) {
 	}
 }
 
-// TestInterruptedWhileHoldingNameRetaken (attack4): SIGINT while a
+// TestInterruptedWhileHoldingNameRetaken: SIGINT while a
 // --force run holds .river/tmp/big, whose name a writer has just made
 // again: the run stops, every file it did not delete is back at its own
 // path (in the writer's directory, beside the writer's file), removed[]

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestKilledHoldSeenFromAnotherScope (attack4): a --force run over every
+// TestKilledHoldSeenFromAnotherScope: a --force run over every
 // scope is SIGKILLed while it holds artifacts/evals/run-1, before it has
 // deleted anything there. A later run of scope tmp alone does not scan
 // artifacts/evals, yet it must not name the held run's files, all still

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestHeldDirSwappedDuringHold (attack4): while a --force run holds
+// TestHeldDirSwappedDuringHold: while a --force run holds
 // .river/tmp/big, the held directory is moved out of the root and a
 // symlink to a decoy directory outside the root, holding files of the
 // same names, is put at its private name. No decoy file is touched; what

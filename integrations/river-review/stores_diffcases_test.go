@@ -45,9 +45,9 @@ var reproductions = []struct{ name, index, ledger string }{
 }
 
 // findings are the disagreements the differential test found on the
-// reader that fixed issue 24 (/work/briefs/b6-diff-findings.md F1–F4), as
-// fixed cases: stores river-gc --force compacted otherwise than upstream's
-// reading allows.
+// reader that fixed issue 24 (F1–F4, one case each), as fixed cases:
+// stores river-gc --force compacted otherwise than upstream's reading
+// allows.
 var findings = []struct{ name, index, ledger string }{
 	{name: "F1 updatedAt only V8 reads", index: `{"version":"1","entries":[
  {"id":"dec-1","type":"decision","status":"archived","title":"t","content":"c","metadata":{"createdAt":"2024-01-01T00:00:00.000Z","updatedAt":"2025-05-30 00:00:00Z"}},

@@ -46,8 +46,8 @@ var (
 	// ErrNotDone: the request failed and the object is, as far as could
 	// be checked, still the one judged: not deleted when it was looked
 	// up. A request that was sent may still be acted on later (one queued
-	// in a proxy, or retried by a load balancer, after the client gave up:
-	// attack3 F7), so the journal that names it stays, unless the error
+	// in a proxy, or retried by a load balancer, after the client gave
+	// up), so the journal that names it stays, unless the error
 	// also wraps ErrNotSent.
 	ErrNotDone = errors.New("not done; the object is unchanged")
 	// ErrNotSent: no request for the object was sent (wrapped with

@@ -132,7 +132,7 @@ const UnreadableHolder = "an unreadable lock object"
 
 // unreadableLease is how long a lock object whose body is no lease holds
 // from its last write: river gc's own lease. Taking it over at once
-// (attack3 F8) let a second run delete beside a live one whose lock a
+// let a second run delete beside a live one whose lock a
 // third party had overwritten, and remove its journal after its record.
 const unreadableLease = 15 * time.Minute
 

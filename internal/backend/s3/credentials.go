@@ -12,7 +12,7 @@ import (
 // credentials (a failing credential_process, SSO login, role, ...). Its
 // text never carries the provider's own: the SDK quotes a
 // credential_process's whole output, keys included, when it cannot parse
-// it (attack3 F1). Source names the provider when the SDK says it.
+// it. Source names the provider when the SDK says it.
 type CredentialsUnavailableError struct {
 	Source string
 	err    error

@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
-// TestGuardedCredentials (attack3 F1, F6): a chain that fails gives an
+// TestGuardedCredentials: a chain that fails gives an
 // error whose text is ours, the cause still reachable; what a chain
 // hands out is hidden in bucket errors, but not a placeholder as short
 // as "test".

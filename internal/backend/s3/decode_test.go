@@ -22,7 +22,7 @@ func page(encoded bool, keys ...string) *s3.ListObjectsV2Output {
 	return out
 }
 
-// TestDecodeKeys (attack3 F3): an encoded page is decoded ('+' is a
+// TestDecodeKeys: an encoded page is decoded ('+' is a
 // space, %2B a plus, %01 U+0001); a page the server did not encode is
 // taken as it is ('+' stays a plus); a key outside the prefix, or one
 // that does not decode, makes the page a lie.

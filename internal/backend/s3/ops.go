@@ -72,8 +72,8 @@ func (b *Bucket) List(ctx context.Context, prefix string, fn func(backend.Object
 
 // decodeKeys turns the keys of a page listed with EncodingType=url back
 // into the stored keys. XML 1.0 cannot carry most control characters: a
-// server that writes keys raw shows U+0001 as U+FFFD, another key
-// (attack3 F3), so river gc asks for URL-encoded keys and decodes them
+// server that writes keys raw shows U+0001 as U+FFFD, another key,
+// so river gc asks for URL-encoded keys and decodes them
 // only when the page says it is encoded (a server that ignores the
 // request sends raw keys, and decoding those would turn '+' into ' ').
 // A key outside the prefix asked for is a page that cannot be trusted.
@@ -101,7 +101,7 @@ func decodeKeys(page *s3.ListObjectsV2Output, prefix string) error {
 // key order), or empty pages went on and on, or it passed MaxListKeys
 // or MaxListPages. The caller judges nothing
 // of that prefix: an unseen .git marker or eval-run file would change
-// what may go (attack2 F1-F3).
+// what may go.
 var ErrListing = errors.New("the server's listing is incomplete or does not end")
 
 // maxEmptyPages bounds a listing's truncated pages without a key.
@@ -245,7 +245,7 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 	index := make(map[string]int, len(objs))
 	answered := make([]bool, len(objs))
 	for i, o := range objs {
-		if !xmlSafe(b.prefix + o.Key) { // named in the URL instead (attack3 F3)
+		if !xmlSafe(b.prefix + o.Key) { // named in the URL instead
 			errs[i], answered[i] = b.deleteOne(ctx, o), true
 			continue
 		}
@@ -292,7 +292,7 @@ func (b *Bucket) deleteBatch(ctx context.Context, objs []backend.Object, errs []
 	}
 	// A key the answer does not name (left out, or spelt otherwise), or
 	// fails with the server's own error, may have been deleted: looked up
-	// like the keys of a failed request (attack3 F4, F6).
+	// like the keys of a failed request.
 	b.settleUnanswered(ctx, objs, errs, answered, errors.New("the server did not answer for this key"))
 }
 

@@ -15,7 +15,7 @@ import (
 // xmlSafe reports whether key can be named in an XML request body as it
 // is: valid UTF-8 of characters XML 1.0 can carry. The SDK writes any
 // other character of a DeleteObjects body as U+FFFD, which names another
-// key (attack3 F3).
+// key.
 func xmlSafe(key string) bool {
 	for i := 0; i < len(key); {
 		r, w := utf8.DecodeRuneInString(key[i:])

@@ -12,7 +12,7 @@ import (
 // take, from its connection to the last byte of its answer (a Go
 // duration: "90s", "10m"). An S3 server that accepts a request and
 // never answers, or answers a byte at a time, would otherwise hold a run
-// for ever (attack3 F2); the SDK retries an attempt that timed out like
+// for ever; the SDK retries an attempt that timed out like
 // any lost answer, and every delete carries its condition, so a retried
 // one never removes a newer object.
 const TimeoutEnv = "RIVER_GC_S3_TIMEOUT"

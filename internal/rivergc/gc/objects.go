@@ -137,7 +137,7 @@ func (t *objectTree) scanScope(cfg Config, scope skill.Scope) scan.Result {
 		if err != nil {
 			// A listing that stopped part-way is not judged at all: the
 			// keys it did not show (a .git marker, a run's newest
-			// timestamp) decide what the shown ones may lose (attack2 F1).
+			// timestamp) decide what the shown ones may lose.
 			res.Errors = append(res.Errors, fserr.New(fserr.OpReadDir, d, err))
 			continue
 		}

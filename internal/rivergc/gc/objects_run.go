@@ -213,7 +213,7 @@ func deleteObjects(ctx context.Context, cfg Config, t *objectTree, r *runRecord,
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, &fserr.ChangedError{Fields: []fserr.Field{fserr.FieldETag}}))
 			case errors.Is(err, backend.ErrNotDone):
 				// Unchanged when looked up; a request that was sent may
-				// still be acted on, so its journal stays (attack3 F7).
+				// still be acted on, so its journal stays.
 				rep.Errors = append(rep.Errors, fserr.New(fserr.OpDelete, p, err))
 				uncertain = uncertain || !errors.Is(err, backend.ErrNotSent)
 			default:

@@ -172,7 +172,7 @@ func unjudgeable(scope skill.Scope, entries []skill.Entry) (first string, n int)
 // parents returns the paths that another path continues with "/": a
 // bucket holds both a key and keys below it (x and x/y), which no file
 // system can; the engine takes such a path for a directory and judges it
-// not at all, so river gc keeps it and names it (attack2 F6).
+// not at all, so river gc keeps it and names it.
 func parents(entries []skill.Entry) map[string]bool {
 	paths := make([]string, len(entries))
 	for i, e := range entries {

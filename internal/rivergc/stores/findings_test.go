@@ -7,8 +7,8 @@ import (
 )
 
 // TestDifferentialFindings holds the disagreements the randomized
-// differential test against upstream found (b6-diff, round 1: F1–F3),
-// each as its minimal store, at the test's reference time.
+// differential test against upstream found (F1–F3), each as its
+// minimal store, at the test's reference time.
 func TestDifferentialFindings(t *testing.T) {
 	at := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).Unix()
 	memory := func(entry string) string { return `{"version":"1","entries":[` + entry + `]}` }

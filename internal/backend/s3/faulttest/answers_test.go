@@ -55,7 +55,7 @@ func encode(a batchAnswer) []byte {
 	return b.Bytes()
 }
 
-// TestLyingDeleteAnswersLoseNoRecord (attack3 F4, SPEC H4, H6): the
+// TestLyingDeleteAnswersLoseNoRecord (SPEC H4, H6): the
 // engine deletes the old files' batch, and the answer river-gc gets is a
 // lie — a 500 or SlowDown on every attempt, a body cut mid-XML, a
 // Content-Length beyond the body, an answer that leaves out half the keys,
@@ -141,7 +141,7 @@ func (l *liar) treeDeleted(t *testing.T, f *fixture) []string {
 	return deleted
 }
 
-// TestEchoedCredentialsNeverPrinted (attack3 F6, SPEC H1): a server (or
+// TestEchoedCredentialsNeverPrinted (SPEC H1): a server (or
 // a proxy before it) whose per-key DeleteObjects errors echo what the
 // client sent — its access key id — never gets it printed: not in
 // errors[], the summary or stderr. The server here deletes nothing and
@@ -189,7 +189,7 @@ func onceThen(lie afterTheEngine) afterTheEngine {
 	}
 }
 
-// TestCutListingJudgesNothingOfItsPrefix (attack3, SPEC H6): every
+// TestCutListingJudgesNothingOfItsPrefix (SPEC H6): every
 // answer to a listing of the scratch scope is cut mid-XML (the engine
 // answered whole; the client gets half). Nothing of that prefix is
 // judged or deleted (errors[] names it, exit 1); the other scopes are

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestUnreadableJournalIsSetAside (attack3 F5, SPEC B6 "a way out", H4):
+// TestUnreadableJournalIsSetAside (SPEC B6 "a way out", H4):
 // an object under the journal directory that is not (wholly) a journal —
 // a third party's, or garbled — used to stop every later --force run for
 // good (exit 1, nothing deleted, no way out named). Now the run reads it

@@ -9,7 +9,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
-// TestLateDeleteIsNeverUnrecorded (attack3 F7, SPEC H4, B2 "always leave
+// TestLateDeleteIsNeverUnrecorded (SPEC H4, B2 "always leave
 // a record"): a DeleteObjects that river-gc gave up on (every attempt
 // timed out) still reaches the engine afterwards, as a request queued in
 // a proxy or a slow server does, and deletes. The key looked up right

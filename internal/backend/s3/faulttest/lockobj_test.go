@@ -7,7 +7,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
-// TestLockRewrittenByAThirdPartyIsNotTakenOver (attack3 F8, SPEC H4):
+// TestLockRewrittenByAThirdPartyIsNotTakenOver (SPEC H4):
 // while run A deletes, a third party overwrites the lock object with
 // bytes that are no lease. Run B, started then, must not read that as a
 // lease that ran out and take the lock over at once (two runs would then

@@ -14,7 +14,7 @@ const storeIndex = `{"version":"1","entries":[
 {"id":"a1","type":"adr","title":"t","content":"c","metadata":{"createdAt":"2020-01-01T00:00:00Z"}}]}
 `
 
-// TestStoreRewrittenByAThirdPartyStays (attack3, SPEC H3, D5): the memory
+// TestStoreRewrittenByAThirdPartyStays (SPEC H3, D5): the memory
 // index in a bucket is read, judged and written back with PUT If-Match.
 // A third party that rewrites it between river gc's read and its write
 // loses nothing: its bytes stay, errors[] names the store (exit 1), and

@@ -10,7 +10,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
-// TestStaleLeaseTakenOverWhileTheFirstRunWorks (attack3, SPEC H4,
+// TestStaleLeaseTakenOverWhileTheFirstRunWorks (SPEC H4,
 // decision 193): run A stalls with its first batch of old objects on the
 // wire past its lease — held before the engine sees it, or after the
 // engine acted and before A gets the answer; run B takes the lease over

@@ -10,7 +10,7 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 )
 
-// TestTwoForceRunsAtOnce (attack3, SPEC H4): two --force runs started
+// TestTwoForceRunsAtOnce (SPEC H4): two --force runs started
 // together on one prefix (every request delayed, so that they overlap):
 // exactly one takes the lock and removes the old objects, the other
 // exits 1 naming the lock's holder and when it started, and removes
