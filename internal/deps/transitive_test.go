@@ -81,3 +81,28 @@ func TestPureTransitiveImports(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryTestPackageAcceptsUpdate keeps `go test ./... -update` working:
+// a test binary without the flag would reject it and fail the run.
+func TestEveryTestPackageAcceptsUpdate(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go command not available")
+	}
+	out := golist(t, "-f", `{{.Dir}} {{join .TestGoFiles " "}} {{join .XTestGoFiles " "}}`, mod+"...")
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		found := false
+		for _, name := range f[1:] {
+			data, err := os.ReadFile(f[0] + "/" + name)
+			if err == nil && strings.Contains(string(data), `flag.Bool("update"`) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s has tests but defines no -update flag (copy update_test.go from a neighbour)", f[0])
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,6 +20,10 @@ import (
 	"github.com/plangate-gc/plangate-gc/internal/s3test"
 	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
+
+// -update is accepted so that `go test ./... -update` runs every package;
+// this one has no goldens.
+var _ = flag.Bool("update", false, "accepted; this package has no goldens")
 
 func TestMain(m *testing.M) { os.Exit(s3test.Main(m)) }
 
