@@ -176,6 +176,49 @@ func TestWriterProvesTheLockBeforeEveryBatch(t *testing.T) {
 	}
 }
 
+// TestRunThatLostItsLockEndsItsJournal: a run that found its lock lost
+// acts on nothing more but still writes "done", which is what proves it
+// over to the next run while its lease runs (SPEC B8 5); a run whose
+// journal write failed writes nothing more.
+func TestRunThatLostItsLockEndsItsJournal(t *testing.T) {
+	a := &appends{}
+	l := &losable{}
+	w := NewWriter(a, l)
+	if err := w.Intend(ctx, []Intent{{Delete, "a", `"t"`}}); err != nil {
+		t.Fatal(err)
+	}
+	l.lost = true
+	if err := w.Intend(ctx, []Intent{{Delete, "b", `"t"`}}); !errors.Is(err, ErrLockLost) {
+		t.Fatalf("a batch after the lock was lost: %v", err)
+	}
+	if err := w.Done(ctx); !errors.Is(err, ErrLockLost) {
+		t.Errorf("Done after the lock was lost: %v, want the loss still reported", err)
+	}
+	if len(a.bodies) != 2 || a.bodies[1] != "done\n" {
+		t.Errorf("written %q; want the batch, then done", a.bodies)
+	}
+
+	f := &failing{}
+	w = NewWriter(f, nil)
+	if err := w.Intend(ctx, []Intent{{Delete, "a", `"t"`}}); err == nil {
+		t.Fatal("a failed append reported no error")
+	}
+	if err := w.Done(ctx); err == nil || f.calls != 1 {
+		t.Errorf("Done after a failed write: %v after %d appends; want the failure and no append", err, f.calls)
+	}
+}
+
+// failing are journals whose every append fails.
+type failing struct {
+	memJournals
+	calls int
+}
+
+func (f *failing) Append(context.Context, []byte) (Unit, error) {
+	f.calls++
+	return Unit{}, errors.New("disk full")
+}
+
 // appends are journals that keep what is appended.
 type appends struct {
 	memJournals

@@ -111,12 +111,18 @@ func cut(b []byte, limit int) int {
 
 // Done records that the run's deletions and rewrites ended (only its
 // record may still be missing). A run that journaled nothing writes
-// nothing.
+// nothing. A run that lost its lock writes it all the same: it acts on
+// nothing more, and "done" is what proves it over to the next run, whose
+// lease may not have ended (SPEC B8 5: that run names what this one
+// did). After a failed write it writes nothing.
 func (w *Writer) Done(ctx context.Context) error {
-	if !w.begun || w.failed != nil {
+	if !w.begun || (w.failed != nil && !errors.Is(w.failed, ErrLockLost)) {
 		return w.failed
 	}
-	return w.append(ctx, []byte("done\n"))
+	if err := w.append(ctx, []byte("done\n")); err != nil {
+		return err
+	}
+	return w.failed
 }
 
 // append writes body, after the run's "run" line when it is its first.
