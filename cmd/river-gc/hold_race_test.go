@@ -152,7 +152,11 @@ func startTraced(t *testing.T, bin, root string, trace []string, args ...string)
 		t.Skip("strace (which these tests stop a run with) is not installed")
 	}
 	r := &heldRun{result: filepath.Join(t.TempDir(), "gc.json"), stderr: &strings.Builder{}}
-	argv := append([]string{"-f", "-qq", "-o", "/dev/null", "--seccomp-bpf"}, trace...)
+	// Not --seccomp-bpf: with it strace 6.1 missed the exit of the first
+	// traced call now and then (the run went on and stopped at a later
+	// one, its held directory already emptied: TestHeldDirectoryAlways-
+	// ComesBack failed 1 run in 3 at load 9, 0 in 15 without it).
+	argv := append([]string{"-f", "-qq", "-o", "/dev/null"}, trace...)
 	argv = append(append(append(argv, "--", bin), args...), "--root", root, "--output-file", r.result)
 	r.cmd = exec.Command("strace", append(argv, forceArgs...)...)
 	r.cmd.Dir = t.TempDir() // empty: -P NAME matches the literal name only
