@@ -158,6 +158,22 @@ func (o *Objects) Remove(ctx context.Context, u Unit) error {
 	return nil
 }
 
+// RemoveAll deletes the objects that still carry the tags read, in
+// requests of the Backend's batch size (BatchRemover).
+func (o *Objects) RemoveAll(ctx context.Context, us []Unit) error {
+	objs := make([]backend.Object, len(us))
+	for i, u := range us {
+		objs[i] = backend.Object{Key: u.Name, Tag: u.Tag}
+	}
+	var errs []error
+	for i, err := range o.b.Delete(ctx, objs) {
+		if err != nil && !errors.Is(err, backend.ErrNotExist) {
+			errs = append(errs, fmt.Errorf("remove journal %s: %w", us[i].Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // SetAside copies the object to aside (or aside-2, … when that holds
 // other bytes), created only if absent, then deletes the original on
 // the tag that was read, so one rewritten since stays where it is.

@@ -272,6 +272,7 @@ func Discard(ctx context.Context, j Journals, rec *Recovered, w *Writer) error {
 		}
 	}
 	var errs []error
+	var remove []Unit
 	seen := map[[2]string]bool{}
 	for _, u := range units {
 		id := [2]string{u.Name, u.Tag}
@@ -282,10 +283,24 @@ func Discard(ctx context.Context, j Journals, rec *Recovered, w *Writer) error {
 		un := aside[id]
 		switch {
 		case un == nil:
-			errs = append(errs, j.Remove(ctx, u))
+			remove = append(remove, u)
 		case !un.Unit.Cut:
 			errs = append(errs, j.SetAside(ctx, u, un.Aside))
 		}
 	}
+	if br, ok := j.(BatchRemover); ok && len(remove) > 1 {
+		return errors.Join(append(errs, br.RemoveAll(ctx, remove))...)
+	}
+	for _, u := range remove {
+		errs = append(errs, j.Remove(ctx, u))
+	}
 	return errors.Join(errs...)
+}
+
+// BatchRemover is what journals may also do (an optional feature,
+// asserted by Discard): remove several units at once, each only if it is
+// still the unit read, one request for a bucket's objects where Remove
+// would send one each.
+type BatchRemover interface {
+	RemoveAll(ctx context.Context, us []Unit) error
 }
