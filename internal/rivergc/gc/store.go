@@ -84,7 +84,10 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 			sc.fresh++
 			continue
 		}
-		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
+		// A live entry is guarded by its flag, not by its name in the
+		// hard guards (20 bytes an entry).
+		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true,
+			Guarded: sc.entries.Live(k)})
 	}
 	if bad := st.Unreadable(); len(bad) > 0 {
 		sc.extra = append(sc.extra, Warning{Kind: WarnUnreadableEntry, Scope: scope, Path: bad[0].Name, N: len(bad)})

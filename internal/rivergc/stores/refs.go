@@ -6,7 +6,9 @@ import (
 )
 
 // Guards appends to gs the names of the entries that must stay whatever
-// the policy: the live ones (SPEC D3, D4), in file order.
+// the policy: the live ones (SPEC D3, D4), in file order, for a caller
+// that hands them to the engine as guards (river gc marks the engine's
+// entries instead: skill.Entry.Guarded).
 func (st Store) Guards(gs []string) []string {
 	n := 0
 	for _, e := range st.Entries {
