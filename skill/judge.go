@@ -75,6 +75,7 @@ type judgement struct {
 	// growth series and no copy leaves garbage while judging (decision
 	// 269).
 	refs       []ageKey
+	unwalked   int   // entries not yet classified, the current one included: refs' size when it is made
 	survivors  int   // refs[:survivors]
 	aged       int   // refs[len(refs)-aged:]
 	ranked     int32 // unique in-scope files classified so far
@@ -121,11 +122,11 @@ func normaliseGuards(raw []string) guards {
 func (j *judgement) files() {
 	entries := j.in.Paths
 	order := sortByPath(entries)
-	j.refs = make([]ageKey, len(entries)) // one allocation, not a growth series
 	for i, warmed := 0, 0; i < len(order); {
 		if i >= warmed {
 			warmed = j.warm(order, i)
 		}
+		j.unwalked = len(order) - i
 		path := entries[order[i]].Path
 		k := i + 1
 		for k < len(order) && entries[order[k]].Path == path {
@@ -240,13 +241,13 @@ func (j *judgement) classify(idx int32, nfc string) {
 	j.ranked++
 	usable := e.MtimeKnown && e.Mtime > 0 && e.Mtime <= j.in.Now
 	excluded := j.excludes.Match(nfc)
-	if byInput := j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
+	if byInput := e.Guarded || j.input.cover(nfc); byInput || j.builtin.cover(nfc) {
 		j.res.Counts.HardGuarded++
 		j.keep(e.SizeBytes)
 		// A guard the caller derived itself (river gc's single
 		// sources) overlapping an exclude or the age policy is
 		// expected, not a configuration to clean up.
-		quiet := j.derived.cover(nfc)
+		quiet := e.Guarded || j.derived.cover(nfc)
 		if excluded && !quiet {
 			j.guardExcl = append(j.guardExcl, e.Path)
 		}
@@ -273,10 +274,22 @@ func (j *judgement) classify(idx int32, nfc string) {
 	case j.pol.aged(e.Mtime):
 		j.res.Counts.Remove++
 		j.aged++
+		j.makeRefs()
 		j.refs[len(j.refs)-j.aged] = ageKey{fileRef: ref}
 	default:
+		j.makeRefs()
 		j.refs[j.survivors] = ageKey{mtime: e.Mtime, fileRef: ref}
 		j.survivors++
+	}
+}
+
+// makeRefs makes refs when the first entry that age, count or size may
+// remove comes: once, for it and every entry still to come, not for those
+// guarded, excluded or unusable before it (an entry scope whose entries
+// are all live needs none: 16 bytes an entry).
+func (j *judgement) makeRefs() {
+	if j.refs == nil {
+		j.refs = make([]ageKey, j.unwalked)
 	}
 }
 
@@ -316,6 +329,14 @@ func (j *judgement) applyCountAndSize() []Decision {
 	}
 	removed := byAge[cut:]
 	j.res.Counts.Remove += len(removed)
+	if len(removed) == 0 { // the age removals alone, in path order: no slots (4 bytes an entry)
+		byPath := make([]Decision, 0, len(aged))
+		prefault.Slice(byPath)
+		for _, ref := range aged {
+			byPath = append(byPath, j.ageDecision(ref.idx))
+		}
+		return byPath
+	}
 	// In rank order: slot[rank] is 1 + the removal's index in removed.
 	// The mtime is spent; it now holds the position in the count order.
 	slot := make([]int32, j.ranked)

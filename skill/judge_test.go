@@ -205,3 +205,34 @@ func TestBytes(t *testing.T) {
 		t.Error("1e300 should be beyond any sum")
 	}
 }
+
+// TestGuardedIsItsOwnGuard: an entry marked Guarded is judged exactly as
+// one whose path the hard and derived guards name (decision 374): every
+// field of the result, warnings and counts included.
+func TestGuardedIsItsOwnGuard(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 74))
+	for i := range 300 {
+		in := randomInput(rng)
+		seen := map[string]int{}
+		for _, e := range in.Paths {
+			seen[e.Path]++
+		}
+		flagged, named := in, in
+		flagged.Paths = slices.Clone(in.Paths)
+		named.HardGuards = slices.Clone(in.HardGuards)
+		for k, e := range in.Paths {
+			if seen[e.Path] == 1 && rng.IntN(2) == 0 { // a repeated path is never guarded: not flagged
+				flagged.Paths[k].Guarded = true
+				named.HardGuards = append(named.HardGuards, e.Path)
+			}
+		}
+		flagged.DerivedGuards, named.DerivedGuards = flagged.HardGuards, named.HardGuards
+		want, err := Judge(named)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := Judge(flagged); !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: a flag judges unlike a guard:\n%+v\n%+v", i, got, want)
+		}
+	}
+}

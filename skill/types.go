@@ -79,6 +79,14 @@ type Entry struct {
 	MtimeKnown bool
 	// Dir is true when the entry declared "type": "dir".
 	Dir bool
+	// Guarded is true when the caller guards this entry itself: it is
+	// judged as a path both HardGuards and DerivedGuards cover, without a
+	// guard of its own (an entry scope's live entries: a guard was 16
+	// bytes of list and 4 of set an entry; the field takes the struct's
+	// padding). It covers no other entry, even one of the same path (a
+	// repeated path is never guarded, SPEC A7 step 3). The gate never sets
+	// it: it is not part of a document.
+	Guarded bool
 }
 
 // Retention is the policy of SPEC A2; each value keeps its input literal

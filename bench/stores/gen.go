@@ -16,7 +16,9 @@ import (
 // and 1.3 KB (ledger). Timestamps are spread over 2025-06-01..2025-11-28,
 // so that with --retention-days 60 at bench's --now about two thirds are
 // old; every fourth memory entry is live knowledge (a pattern), the rest
-// event records.
+// event records. The class "ones" is the non-object shape: an index of
+// n elements `1` written compactly (`{"version":"1","entries":[1,1,…]}`,
+// 600 KB at 300,000), a ledger of n lines `1`; every entry is kept.
 
 // benchNow is the pinned reference time of every run.
 const benchNow = "2025-11-29T00:00:00Z"
@@ -30,8 +32,10 @@ func stamp(i, n int) string {
 }
 
 // writeStore writes the store of kind ("memory" or "ledger") with n
-// entries (upstream-sized when big) under root, and returns its path.
-func writeStore(root, kind string, n int, big bool) (string, error) {
+// entries of class ("tiny", "upstream" or "ones") under root, and returns
+// its path.
+func writeStore(root, kind string, n int, class string) (string, error) {
+	big := class == "upstream"
 	rel := ".river/memory/index.json"
 	if kind == "ledger" {
 		rel = "artifacts/evals/results.jsonl"
@@ -45,11 +49,25 @@ func writeStore(root, kind string, n int, big bool) (string, error) {
 		return "", err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	if kind == "ledger" {
+	switch {
+	case class == "ones" && kind == "ledger":
+		for range n {
+			w.WriteString("1\n")
+		}
+	case class == "ones":
+		w.WriteString(`{"version":"1","entries":[`)
+		for i := range n {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			w.WriteByte('1')
+		}
+		w.WriteString("]}\n")
+	case kind == "ledger":
 		for i := range n {
 			writeLine(w, i, n, big)
 		}
-	} else {
+	default:
 		w.WriteString("{\n  \"version\": \"1\",\n  \"entries\": [")
 		for i := range n {
 			if i > 0 {

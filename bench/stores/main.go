@@ -80,7 +80,7 @@ func main() {
 	src := flag.String("src", ".", "checkout to build river-gc from")
 	before := flag.String("before", "", "checkout to build the before river-gc from (empty: no before column)")
 	kinds := flag.String("stores", "memory,ledger", "stores to measure")
-	classes := flag.String("entries", "tiny,upstream", "entry sizes to measure")
+	classes := flag.String("entries", "tiny,upstream", "entry sizes to measure (tiny, upstream; ones: every entry the non-object 1)")
 	limit := flag.Duration("limit", 5*time.Minute, "a longer run is killed (reported as ≥ the limit)")
 	work := flag.String("work", "", "directory for stores (default: a temporary directory)")
 	asJSON := flag.Bool("json", false, "run river-gc with --json (every removal in the output) instead of its default summary")
@@ -169,7 +169,7 @@ func kindOf(file string) string {
 // row measures one store in both modes and prints two rows.
 func row(dir, kind, class string, n, runs int, limit time.Duration, floor float64, progs []program) error {
 	root := filepath.Join(dir, fmt.Sprintf("%s-%s-%d", kind, class, n))
-	file, err := writeStore(root, kind, n, class == "upstream")
+	file, err := writeStore(root, kind, n, class)
 	if err != nil {
 		return err
 	}

@@ -248,6 +248,11 @@ func (j *judgement) classify(scope skill.Scope, sc scopeScan, res skill.Result, 
 		for _, g := range sc.input.HardGuards {
 			live[g] = true
 		}
+		for i := range sc.fileCount() { // guarded by their flag (store.go): a twin of one is kept as live too
+			if sc.entries.Live(i) {
+				live[sc.file(i).Path] = true
+			}
+		}
 	}
 	scanned := make([]skill.Entry, sc.fileCount()) // the engine's input is spent by now (gc.go)
 	for i := range scanned {

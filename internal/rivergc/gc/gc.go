@@ -396,6 +396,17 @@ func WarningKinds() []WarningKind {
 		WarnPlanApplied, WarnPlanGone, WarnNotPlanned}
 }
 
+// liveAsGuards is an entry scope's engine input as a document says it:
+// the live entries, which river gc marks Guarded (store.go), are named in
+// hardGuards (and derivedGuards), after the first n guards (the single
+// sources) and before the ones the reference closure added.
+func liveAsGuards(in skill.Input, st *stores.Store, n int) skill.Input {
+	gs := st.Guards(slices.Clone(in.HardGuards[:n]))
+	in.HardGuards = append(gs, in.HardGuards[n:]...)
+	in.DerivedGuards = in.HardGuards
+	return in
+}
+
 // Inventories returns the skill input document of every scope that has at
 // least one entry (--emit-inventory), with the scan errors.
 func Inventories(cfg Config) ([]skill.Input, []*fserr.Error) {
@@ -405,6 +416,9 @@ func Inventories(cfg Config) ([]skill.Input, []*fserr.Error) {
 	for _, scope := range cfg.Scopes {
 		sc, _ := scanAny(cfg, scope, guards)
 		errs = append(errs, sc.errs...)
+		if sc.entries != nil {
+			sc.input = liveAsGuards(sc.input, sc.entries.Store(), len(guards))
+		}
 		if len(sc.input.Paths) > 0 {
 			docs = append(docs, sc.input)
 		}

@@ -200,6 +200,25 @@ func isTracked(cfg Config, p string) bool {
 	return keepName(p) || (cfg.Tracked != nil && cfg.Tracked.Contains(p))
 }
 
+// flagged reports whether paths[i] or an entry of the same path beside it
+// is Guarded: an entry scope's live entries are guarded by that flag, not
+// by a hard guard naming them, and its entries come in name order, so an
+// entry of a live one's name (a twin) is next to it, as skipped as when
+// the live one's name was a guard.
+func flagged(paths []skill.Entry, i int) bool {
+	for k := i; k >= 0 && paths[k].Path == paths[i].Path; k-- {
+		if paths[k].Guarded {
+			return true
+		}
+	}
+	for k := i + 1; k < len(paths) && paths[k].Path == paths[i].Path; k++ {
+		if paths[k].Guarded {
+			return true
+		}
+	}
+	return false
+}
+
 // splitInconsistent words the engine's one "mtime inconsistent" count as
 // river gc's two: timestamps at or before 1970 (unusable: an mtime of 0
 // is what a broken extractor or a reset clock leaves) and timestamps
@@ -210,12 +229,12 @@ func splitInconsistent(scope skill.Scope, in skill.Input) []Warning {
 	var unusable, future Warning
 	unusable = Warning{Kind: WarnUnusableTimestamp, Scope: scope}
 	future = Warning{Kind: WarnFutureTimestamp, Scope: scope}
-	for _, e := range in.Paths {
+	for i, e := range in.Paths {
 		if e.Mtime > 0 && e.Mtime <= in.Now {
 			continue
 		}
 		nfc := norm.NFC.String(e.Path)
-		if !skill.Canonical(e.Path) || !scope.InScope(nfc) || guarded(in.HardGuards, nfc) || m.Match(nfc) {
+		if !skill.Canonical(e.Path) || !scope.InScope(nfc) || guarded(in.HardGuards, nfc) || flagged(in.Paths, i) || m.Match(nfc) {
 			continue
 		}
 		w := &future

@@ -84,13 +84,16 @@ func scanStore(cfg Config, scope skill.Scope, guards []string) (scopeScan, *stor
 			sc.fresh++
 			continue
 		}
-		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true})
+		// A live entry is guarded by its flag, not by its name in the
+		// hard guards (20 bytes an entry).
+		sc.input.Paths = append(sc.input.Paths, skill.Entry{Path: f.Path, SizeBytes: uint64(f.Size), Mtime: f.Timestamp, MtimeKnown: true,
+			Guarded: sc.entries.Live(k)})
 	}
-	if bad := st.Unreadable(); len(bad) > 0 {
-		sc.extra = append(sc.extra, Warning{Kind: WarnUnreadableEntry, Scope: scope, Path: bad[0].Name, N: len(bad)})
+	if first, n := st.Unreadable(); n > 0 {
+		sc.extra = append(sc.extra, Warning{Kind: WarnUnreadableEntry, Scope: scope, Path: first, N: n})
 	}
-	if bad := st.Undecided(); len(bad) > 0 {
-		sc.extra = append(sc.extra, Warning{Kind: WarnUndecidedEntry, Scope: scope, Path: bad[0].Name, N: len(bad)})
+	if first, n := st.Undecided(); n > 0 {
+		sc.extra = append(sc.extra, Warning{Kind: WarnUndecidedEntry, Scope: scope, Path: first, N: n})
 	}
 	if tracked || len(sc.input.Paths) == 0 {
 		return sc, nil

@@ -12,12 +12,13 @@ func Parse(scope skill.Scope, path string, data []byte, now int64) (Store, error
 	return ParseLedger(path, data), nil
 }
 
-// CloseGuards returns in's hard guards with the store's live entries and
-// every entry a kept one refers to (SPEC D3): it judges in until no
-// removed entry is referred to by a kept one. A judgement that fails is
-// left for the caller, who judges again and reports it.
+// CloseGuards returns in's hard guards with every entry a kept one refers
+// to (SPEC D3): it judges in until no removed entry is referred to by a
+// kept one. The store's live entries are in's entries marked Guarded (the
+// caller's part), not guards. A judgement that fails is left for the
+// caller, who judges again and reports it.
 func (st Store) CloseGuards(in skill.Input) []string {
-	guards := st.Guards(in.HardGuards)
+	guards := in.HardGuards
 	// Each round guards at least one more entry, so len(entries)+1
 	// rounds always suffice.
 	for range len(st.Entries) + 1 {

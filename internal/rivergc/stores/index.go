@@ -65,19 +65,29 @@ func lineOrder(es []Entry) []int32 {
 	if last > 4*len(es)+64 {
 		return nil // mostly blank lines: the walk would visit them all, and the map of lines is 4 bytes a line
 	}
-	at := make([]int32, last+1) // line → 1 + its entry's index (0: blank)
+	// line → 1 + its entry's index (0: blank); none where no line is
+	// blank (then line p is entry p-1: 4 bytes a line saved).
+	var at []int32
+	if last != len(es) {
+		at = make([]int32, last+1)
+	}
 	prev := 0
 	for i, e := range es {
 		line := e.Line()
 		if line <= prev {
 			return nil
 		}
-		at[line], prev = int32(i+1), line
+		if prev = line; at != nil {
+			at[line] = int32(i + 1)
+		}
 	}
 	order := make([]int32, 0, len(es))
 	var walk func(p int)
 	walk = func(p int) {
-		if at[p] > 0 {
+		switch {
+		case at == nil:
+			order = append(order, int32(p-1))
+		case at[p] > 0:
 			order = append(order, at[p]-1)
 		}
 		for c := p * 10; c <= p*10+9 && c <= last; c++ {

@@ -103,6 +103,7 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 	prefault.Slice(st.Entries)
 	p := memoryPass{now: now, nowISO: time.Unix(now, 0).UTC().Format("2006-01-02T15:04:05.000Z")}
 	var f [numFields]value // reused: one element's fields at a time
+	counted := false       // the elements left were counted once (growEntries)
 	for n := 0; r.i < len(r.b) && r.b[r.i] != ']'; n++ {
 		if n > 0 {
 			if r.b[r.i] != ',' {
@@ -121,7 +122,7 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 			f = [numFields]value{} // not an object: no fields, no id
 		}
 		if len(st.Entries) == cap(st.Entries) {
-			st.Entries = growEntries(st.Entries, r.i-st.open, len(r.b)-r.i)
+			st.Entries = growEntries(st.Entries, &counted, r.b, r.i)
 		}
 		st.Entries = append(st.Entries, Entry{Start: start, End: r.i})
 		st.judgeElement(&p, &f, len(st.Entries)-1)
@@ -151,16 +152,49 @@ func (st *Store) readEntries(r *reader, now int64) bool {
 // growEntries makes room for the elements still to read when the count
 // of "id" keys fell short (elements without an id: an index of 300,000
 // 1s has none, and a growth series allocated 85 MB for its 14): the
-// elements read so far took read bytes, rest bytes are left, so that
-// many more at the same average, and a tenth, suffice for a store whose
-// elements are alike; one that is not grows again.
-func growEntries(es []Entry, read, rest int) []Entry {
-	n := len(es) + 1
-	more := int(float64(rest)/float64(max(read, 1))*float64(n)*1.1) + 16
+// element just read, at b[:i], and those after it, counted once
+// (elementsLeft), so that the slice is exactly as long as the array (an
+// estimate a tenth over was 1.4 MB at 300,000). A count that still falls
+// short (JSON.parse rejects the text further on) grows as append does.
+func growEntries(es []Entry, counted *bool, b []byte, i int) []Entry {
+	more := len(es) + 1
+	if !*counted {
+		more, *counted = 1+elementsLeft(b, i), true
+	}
 	grown := make([]Entry, len(es), len(es)+more)
 	prefault.Slice(grown)
 	copy(grown, es)
 	return grown
+}
+
+// elementsLeft counts the elements of an array after the one that ends
+// at b[i]: the commas outside strings and nested values before the ']'
+// that closes it. A text that is not JSON is counted somehow: the count
+// only sizes a slice.
+func elementsLeft(b []byte, i int) int {
+	n, depth := 0, 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // judgeElement names, dates and judges element i (SPEC D3) from its

@@ -6,7 +6,9 @@ import (
 )
 
 // Guards appends to gs the names of the entries that must stay whatever
-// the policy: the live ones (SPEC D3, D4), in file order.
+// the policy: the live ones (SPEC D3, D4), in file order, for a caller
+// that hands them to the engine as guards (river gc marks the engine's
+// entries instead: skill.Entry.Guarded).
 func (st Store) Guards(gs []string) []string {
 	n := 0
 	for _, e := range st.Entries {
@@ -85,28 +87,31 @@ func (st Store) Referenced(removed map[string]bool) []string {
 	return names
 }
 
-// Undecided returns the memory entries kept because river gc cannot read
-// a deciding value as upstream does, in file order.
-func (st Store) Undecided() []Entry {
-	var out []Entry
-	for _, e := range st.Entries {
-		if e.Undecided {
-			out = append(out, e)
-		}
-	}
-	return out
+// Undecided names the first memory entry, in file order, kept because
+// river gc cannot read a deciding value as upstream does, and counts
+// them.
+func (st Store) Undecided() (first string, n int) {
+	return st.count(func(e *Entry) bool { return e.Undecided })
 }
 
-// Unreadable returns the ledger lines that could not be read, in file
-// order.
-func (st Store) Unreadable() []Entry {
-	var out []Entry
-	for _, e := range st.Entries {
-		if e.Unreadable {
-			out = append(out, e)
+// Unreadable names the first ledger line, in file order, that could not
+// be read, and counts them. No list of them is made: a ledger of 300,000
+// lines "1" grew 83 MB of copies of its entries for one.
+func (st Store) Unreadable() (first string, n int) {
+	return st.count(func(e *Entry) bool { return e.Unreadable })
+}
+
+// count names the first entry, in file order, that is, and counts them.
+func (st Store) count(is func(*Entry) bool) (first string, n int) {
+	for i := range st.Entries {
+		if e := &st.Entries[i]; is(e) {
+			if n == 0 {
+				first = e.Name
+			}
+			n++
 		}
 	}
-	return out
+	return first, n
 }
 
 // Held is the memory the parsed store holds beside its text, in bytes:
