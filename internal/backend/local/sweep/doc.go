@@ -142,8 +142,11 @@
 //     its inode, mode and whatever stayed in it, and F — with whatever
 //     writers made in it meanwhile — is under the private name, removed
 //     when empty, else merged into H entry by entry (merge.go: never
-//     over anything; a clash keeps F under the private name, a
-//     *fserr.HeldDirError). If the name is not such a directory (a
+//     over anything; where an entry of F that is no directory meets one
+//     of H that is no directory, the two are exchanged, so the path
+//     shows what it led to last — a writer's rewrite by path — and H's
+//     older one stays in F; any other clash stays in F; either way F
+//     keeps the private name, a *fserr.HeldDirError). If the name is not such a directory (a
 //     symlink or a mount put there), H is put back as a renamed
 //     directory is (removed when empty, else it stays: a
 //     *fserr.HeldDirError). If the private name no longer holds H (moved
@@ -268,7 +271,10 @@
 //     in its stead (the check after the first exchange catches the
 //     first; after the exchange back, what is under the private name is
 //     only ever removed when empty or merged, never followed).
-//     Extended attributes and ACLs of H are not copied to F.
+//     Extended attributes and ACLs of H are not copied to F. A process
+//     killed between the exchange back and the merge leaves F under the
+//     private name, which Restore cannot tell from a held H: there a
+//     clash keeps H's file at the path and the writer's in F.
 //   - The parent descriptor pins the directory, not its place: if the
 //     directory (or one of its ancestors) is moved elsewhere on the same
 //     mount after step 1 of its run — even out of the root — the scanned

@@ -84,7 +84,9 @@ func (d *deleter) unexchange(h *hold, pfd int, dir, name, private string) {
 // directory is back at its name with whatever stayed in it, and the
 // fresh one, now under the private name, is removed when empty, or
 // merged into it entry by entry (what writers made in it meanwhile,
-// never over anything: mergeBack). When the name is no such directory
+// never over anything; a file whose name a file of the held directory
+// takes is exchanged with it, so the path shows what it led to last:
+// mergeNewer). When the name is no such directory
 // (a symlink or a mount put there), the held directory is put back as a
 // renamed one is (putBack). When the private name no longer holds it
 // (moved away), nothing is done: the fresh directory keeps the name.
@@ -94,11 +96,16 @@ func (d *deleter) putBackExchanged(h *hold) error {
 	if !d.statDir(h.pfd, private, &stx) || !sameInode(&stx, &h.was) {
 		return nil
 	}
-	if d.statDir(h.pfd, h.name, &stx) {
+	if d.statDir(h.pfd, h.name, &stx) && eintr.Retry(func() error { return renameExchange(h.pfd, private, h.name) }) == nil {
 		// Exchanged back, the private name holds the fresh directory
-		// (or what took the name since): putBack removes or merges it.
-		eintr.Retry(func() error { return renameExchange(h.pfd, private, h.name) }) //nolint:errcheck // not exchanged: putBack puts the held one back
+		// (or what took the name since): removed when empty, else
+		// merged, what a writer made there taking its path (mergeNewer).
+		if eintr.Retry(func() error { return unix.Unlinkat(h.pfd, private, unix.AT_REMOVEDIR) }) == nil || mergeNewer(h.pfd, private, h.name) {
+			return nil
+		}
+		return fserr.ErrNameTaken
 	}
+	// Not exchanged: the held one is put back as a renamed one is.
 	return putBack(h.pfd, private, h.name)
 }
 
