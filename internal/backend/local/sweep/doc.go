@@ -123,7 +123,9 @@
 //     must show a directory on the root's mount; mkdirat(P,
 //     PrivatePrefix+H, 0700) makes a fresh directory F, which is opened
 //     without following, checked the same way, and given H's owner,
-//     group and mode (fchown, fchmod); renameat2(P, H, P,
+//     group, extended attributes (ACLs among them: H opened without
+//     following, its inode the one statx'd, flistxattr, fgetxattr,
+//     fsetxattr) and mode (fchown, fchmod); renameat2(P, H, P,
 //     PrivatePrefix+H, RENAME_EXCHANGE) swaps the two. H's name is now
 //     F, empty; H is under the private name, opened O_PATH|O_NOFOLLOW
 //     and statx'd: it must be the directory statx'd in step 1 (device
@@ -156,9 +158,12 @@
 // or H, and H's name a directory: the next run finds it (package gc
 // looks for every scope directory's private name), names it, and Restore
 // puts it back as any held directory (an empty one removed, else merged
-// into the directory at the name). What it costs: three calls more than
-// a rename hold (mkdirat, fchmod and the removal of F; fchown only when
-// the owner differs), once per directory.
+// into the directory at the name) — so F may keep H's name for good,
+// which is why it is given all of H's attributes a directory can be
+// given. What it costs: seven calls more than a rename hold (mkdirat,
+// openat, statx, flistxattr, close, fchmod and the removal of F; fchown
+// only when the owner differs, two per extended attribute), once per
+// directory.
 //
 // # Runs and workers
 //
@@ -271,8 +276,7 @@
 //     in its stead (the check after the first exchange catches the
 //     first; after the exchange back, what is under the private name is
 //     only ever removed when empty or merged, never followed).
-//     Extended attributes and ACLs of H are not copied to F. A process
-//     killed between the exchange back and the merge leaves F under the
+//     A process killed between the exchange back and the merge leaves F under the
 //     private name, which Restore cannot tell from a held H: there a
 //     clash keeps H's file at the path and the writer's in F.
 //   - The parent descriptor pins the directory, not its place: if the

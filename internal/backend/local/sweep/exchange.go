@@ -3,6 +3,8 @@
 package sweep
 
 import (
+	"strings"
+
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
@@ -25,7 +27,7 @@ func (d *deleter) takeExchange(h *hold) {
 	}
 	private := PrivatePrefix + name
 	var was unix.Statx_t
-	if !d.statDir(pfd, name, &was) || !d.makeFresh(pfd, private, &was) {
+	if !d.statDir(pfd, name, &was) || !d.makeFresh(pfd, name, private, &was) {
 		d.closeParent(pfd)
 		return
 	}
@@ -110,11 +112,15 @@ func (d *deleter) putBackExchanged(h *hold) error {
 }
 
 // makeFresh makes the empty directory private in dirfd with the mode,
-// owner and group of was: made 0700, so no one enters it before it is
-// opened (without following a symlink) and checked to be a directory on
-// the root's mount, then given was's owner and mode through that
-// descriptor. On any failure it is removed and makeFresh returns false.
-func (d *deleter) makeFresh(dirfd int, private string, was *unix.Statx_t) bool {
+// owner and group of was, and the extended attributes (ACLs among them)
+// of name in dirfd, which must still be was: made 0700, so no one
+// enters it before it is opened (without following a symlink) and
+// checked to be a directory on the root's mount, then given was's owner,
+// attributes and mode through that descriptor. The fresh directory may
+// keep the name for good (a run killed while exchanged: Restore merges
+// the held one into it), so it must be like it in all of these. On any
+// failure it is removed and makeFresh returns false.
+func (d *deleter) makeFresh(dirfd int, name, private string, was *unix.Statx_t) bool {
 	if eintr.Retry(func() error { return unix.Mkdirat(dirfd, private, 0o700) }) != nil {
 		return false
 	}
@@ -130,6 +136,9 @@ func (d *deleter) makeFresh(dirfd int, private string, was *unix.Statx_t) bool {
 			err = eintr.Retry(func() error { return unix.Fchown(fd, int(was.Uid), int(was.Gid)) })
 		}
 		if err == nil {
+			err = copyXattrs(dirfd, name, was, fd)
+		}
+		if err == nil {
 			err = eintr.Retry(func() error { return unix.Fchmod(fd, uint32(was.Mode)&0o7777) })
 		}
 		unix.Close(fd)
@@ -139,6 +148,67 @@ func (d *deleter) makeFresh(dirfd int, private string, was *unix.Statx_t) bool {
 		return false
 	}
 	return true
+}
+
+// copyXattrs sets on the directory to every extended attribute of name
+// in dirfd (opened without following, and only while it is was: device
+// and inode). A file system without extended attributes has none to
+// copy; any other failure is returned, and nothing is exchanged.
+func copyXattrs(dirfd int, name string, was *unix.Statx_t, to int) error {
+	from, err := eintr.Value(func() (int, error) {
+		return unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return err
+	}
+	defer unix.Close(from)
+	var stx unix.Statx_t
+	if err := eintr.Retry(func() error { return unix.Statx(from, "", unix.AT_EMPTY_PATH, unix.STATX_INO, &stx) }); err != nil {
+		return err
+	}
+	if !sameInode(&stx, was) {
+		return fserr.ErrNameTaken
+	}
+	list, err := xattrBytes(func(b []byte) (int, error) { return unix.Flistxattr(from, b) })
+	if err == unix.ENOTSUP || err == unix.EOPNOTSUPP {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, attr := range strings.Split(strings.TrimSuffix(string(list), "\x00"), "\x00") {
+		if attr == "" {
+			continue
+		}
+		v, err := xattrBytes(func(b []byte) (int, error) { return unix.Fgetxattr(from, attr, b) })
+		if err == unix.ENODATA {
+			continue // removed meanwhile
+		}
+		if err == nil {
+			err = eintr.Retry(func() error { return unix.Fsetxattr(to, attr, v, 0) })
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// xattrBytes calls get with a buffer of the size it asks for (get with
+// nil), again while the value grows in between (ERANGE).
+func xattrBytes(get func([]byte) (int, error)) ([]byte, error) {
+	for range 8 {
+		n, err := eintr.Value(func() (int, error) { return get(nil) })
+		if err != nil || n == 0 {
+			return nil, err
+		}
+		b := make([]byte, n)
+		n, err = eintr.Value(func() (int, error) { return get(b) })
+		if err != unix.ERANGE {
+			return b[:max(n, 0)], err
+		}
+	}
+	return nil, unix.ERANGE
 }
 
 // statDir statx'es name in dirfd without following it (type, mode,
