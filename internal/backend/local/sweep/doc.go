@@ -266,7 +266,9 @@
 //   - In an exchanged directory: the held directory's windows above, and
 //     while it is exchanged a path into it reaches the fresh directory:
 //     a file of H read by its path meanwhile is not found (ENOENT), a
-//     file a writer makes there is merged back at the end, and a writer
+//     file a writer makes there is merged back at the end — and between
+//     the exchange back and its merge it is the one not found by its
+//     path (one rename per entry later), and a writer
 //     whose operation spans an exchange (a temporary file made before,
 //     renamed after) finds its temporary file gone from its directory
 //     (ENOENT on the rename; the file itself is in the other
