@@ -123,7 +123,9 @@
 //     must show a directory on the root's mount; mkdirat(P,
 //     PrivatePrefix+H, 0700) makes a fresh directory F, which is opened
 //     without following, checked the same way, and given H's owner,
-//     group and mode (fchown, fchmod); renameat2(P, H, P,
+//     group, extended attributes (ACLs among them: H opened without
+//     following, its inode the one statx'd, flistxattr, fgetxattr,
+//     fsetxattr) and mode (fchown, fchmod); renameat2(P, H, P,
 //     PrivatePrefix+H, RENAME_EXCHANGE) swaps the two. H's name is now
 //     F, empty; H is under the private name, opened O_PATH|O_NOFOLLOW
 //     and statx'd: it must be the directory statx'd in step 1 (device
@@ -142,8 +144,11 @@
 //     its inode, mode and whatever stayed in it, and F — with whatever
 //     writers made in it meanwhile — is under the private name, removed
 //     when empty, else merged into H entry by entry (merge.go: never
-//     over anything; a clash keeps F under the private name, a
-//     *fserr.HeldDirError). If the name is not such a directory (a
+//     over anything; where an entry of F that is no directory meets one
+//     of H that is no directory, the two are exchanged, so the path
+//     shows what it led to last — a writer's rewrite by path — and H's
+//     older one stays in F; any other clash stays in F; either way F
+//     keeps the private name, a *fserr.HeldDirError). If the name is not such a directory (a
 //     symlink or a mount put there), H is put back as a renamed
 //     directory is (removed when empty, else it stays: a
 //     *fserr.HeldDirError). If the private name no longer holds H (moved
@@ -153,9 +158,12 @@
 // or H, and H's name a directory: the next run finds it (package gc
 // looks for every scope directory's private name), names it, and Restore
 // puts it back as any held directory (an empty one removed, else merged
-// into the directory at the name). What it costs: three calls more than
-// a rename hold (mkdirat, fchmod and the removal of F; fchown only when
-// the owner differs), once per directory.
+// into the directory at the name) — so F may keep H's name for good,
+// which is why it is given all of H's attributes a directory can be
+// given. What it costs: seven calls more than a rename hold (mkdirat,
+// openat, statx, flistxattr, close, fchmod and the removal of F; fchown
+// only when the owner differs, two per extended attribute), once per
+// directory.
 //
 // # Runs and workers
 //
@@ -258,7 +266,9 @@
 //   - In an exchanged directory: the held directory's windows above, and
 //     while it is exchanged a path into it reaches the fresh directory:
 //     a file of H read by its path meanwhile is not found (ENOENT), a
-//     file a writer makes there is merged back at the end, and a writer
+//     file a writer makes there is merged back at the end — and between
+//     the exchange back and its merge it is the one not found by its
+//     path (one rename per entry later), and a writer
 //     whose operation spans an exchange (a temporary file made before,
 //     renamed after) finds its temporary file gone from its directory
 //     (ENOENT on the rename; the file itself is in the other
@@ -268,7 +278,9 @@
 //     in its stead (the check after the first exchange catches the
 //     first; after the exchange back, what is under the private name is
 //     only ever removed when empty or merged, never followed).
-//     Extended attributes and ACLs of H are not copied to F.
+//     A process killed between the exchange back and the merge leaves F under the
+//     private name, which Restore cannot tell from a held H: there a
+//     clash keeps H's file at the path and the writer's in F.
 //   - The parent descriptor pins the directory, not its place: if the
 //     directory (or one of its ancestors) is moved elsewhere on the same
 //     mount after step 1 of its run — even out of the root — the scanned

@@ -3,6 +3,8 @@
 package sweep
 
 import (
+	"strings"
+
 	"github.com/plangate-gc/plangate-gc/internal/eintr"
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 
@@ -25,7 +27,7 @@ func (d *deleter) takeExchange(h *hold) {
 	}
 	private := PrivatePrefix + name
 	var was unix.Statx_t
-	if !d.statDir(pfd, name, &was) || !d.makeFresh(pfd, private, &was) {
+	if !d.statDir(pfd, name, &was) || !d.makeFresh(pfd, name, private, &was) {
 		d.closeParent(pfd)
 		return
 	}
@@ -84,7 +86,9 @@ func (d *deleter) unexchange(h *hold, pfd int, dir, name, private string) {
 // directory is back at its name with whatever stayed in it, and the
 // fresh one, now under the private name, is removed when empty, or
 // merged into it entry by entry (what writers made in it meanwhile,
-// never over anything: mergeBack). When the name is no such directory
+// never over anything; a file whose name a file of the held directory
+// takes is exchanged with it, so the path shows what it led to last:
+// mergeNewer). When the name is no such directory
 // (a symlink or a mount put there), the held directory is put back as a
 // renamed one is (putBack). When the private name no longer holds it
 // (moved away), nothing is done: the fresh directory keeps the name.
@@ -94,20 +98,29 @@ func (d *deleter) putBackExchanged(h *hold) error {
 	if !d.statDir(h.pfd, private, &stx) || !sameInode(&stx, &h.was) {
 		return nil
 	}
-	if d.statDir(h.pfd, h.name, &stx) {
+	if d.statDir(h.pfd, h.name, &stx) && eintr.Retry(func() error { return renameExchange(h.pfd, private, h.name) }) == nil {
 		// Exchanged back, the private name holds the fresh directory
-		// (or what took the name since): putBack removes or merges it.
-		eintr.Retry(func() error { return renameExchange(h.pfd, private, h.name) }) //nolint:errcheck // not exchanged: putBack puts the held one back
+		// (or what took the name since): removed when empty, else
+		// merged, what a writer made there taking its path (mergeNewer).
+		if eintr.Retry(func() error { return unix.Unlinkat(h.pfd, private, unix.AT_REMOVEDIR) }) == nil || mergeNewer(h.pfd, private, h.name) {
+			return nil
+		}
+		return fserr.ErrNameTaken
 	}
+	// Not exchanged: the held one is put back as a renamed one is.
 	return putBack(h.pfd, private, h.name)
 }
 
 // makeFresh makes the empty directory private in dirfd with the mode,
-// owner and group of was: made 0700, so no one enters it before it is
-// opened (without following a symlink) and checked to be a directory on
-// the root's mount, then given was's owner and mode through that
-// descriptor. On any failure it is removed and makeFresh returns false.
-func (d *deleter) makeFresh(dirfd int, private string, was *unix.Statx_t) bool {
+// owner and group of was, and the extended attributes (ACLs among them)
+// of name in dirfd, which must still be was: made 0700, so no one
+// enters it before it is opened (without following a symlink) and
+// checked to be a directory on the root's mount, then given was's owner,
+// attributes and mode through that descriptor. The fresh directory may
+// keep the name for good (a run killed while exchanged: Restore merges
+// the held one into it), so it must be like it in all of these. On any
+// failure it is removed and makeFresh returns false.
+func (d *deleter) makeFresh(dirfd int, name, private string, was *unix.Statx_t) bool {
 	if eintr.Retry(func() error { return unix.Mkdirat(dirfd, private, 0o700) }) != nil {
 		return false
 	}
@@ -123,6 +136,9 @@ func (d *deleter) makeFresh(dirfd int, private string, was *unix.Statx_t) bool {
 			err = eintr.Retry(func() error { return unix.Fchown(fd, int(was.Uid), int(was.Gid)) })
 		}
 		if err == nil {
+			err = copyXattrs(dirfd, name, was, fd)
+		}
+		if err == nil {
 			err = eintr.Retry(func() error { return unix.Fchmod(fd, uint32(was.Mode)&0o7777) })
 		}
 		unix.Close(fd)
@@ -132,6 +148,67 @@ func (d *deleter) makeFresh(dirfd int, private string, was *unix.Statx_t) bool {
 		return false
 	}
 	return true
+}
+
+// copyXattrs sets on the directory to every extended attribute of name
+// in dirfd (opened without following, and only while it is was: device
+// and inode). A file system without extended attributes has none to
+// copy; any other failure is returned, and nothing is exchanged.
+func copyXattrs(dirfd int, name string, was *unix.Statx_t, to int) error {
+	from, err := eintr.Value(func() (int, error) {
+		return unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	})
+	if err != nil {
+		return err
+	}
+	defer unix.Close(from)
+	var stx unix.Statx_t
+	if err := eintr.Retry(func() error { return unix.Statx(from, "", unix.AT_EMPTY_PATH, unix.STATX_INO, &stx) }); err != nil {
+		return err
+	}
+	if !sameInode(&stx, was) {
+		return fserr.ErrNameTaken
+	}
+	list, err := xattrBytes(func(b []byte) (int, error) { return unix.Flistxattr(from, b) })
+	if err == unix.ENOTSUP || err == unix.EOPNOTSUPP {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, attr := range strings.Split(strings.TrimSuffix(string(list), "\x00"), "\x00") {
+		if attr == "" {
+			continue
+		}
+		v, err := xattrBytes(func(b []byte) (int, error) { return unix.Fgetxattr(from, attr, b) })
+		if err == unix.ENODATA {
+			continue // removed meanwhile
+		}
+		if err == nil {
+			err = eintr.Retry(func() error { return unix.Fsetxattr(to, attr, v, 0) })
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// xattrBytes calls get with a buffer of the size it asks for (get with
+// nil), again while the value grows in between (ERANGE).
+func xattrBytes(get func([]byte) (int, error)) ([]byte, error) {
+	for range 8 {
+		n, err := eintr.Value(func() (int, error) { return get(nil) })
+		if err != nil || n == 0 {
+			return nil, err
+		}
+		b := make([]byte, n)
+		n, err = eintr.Value(func() (int, error) { return get(b) })
+		if err != unix.ERANGE {
+			return b[:max(n, 0)], err
+		}
+	}
+	return nil, unix.ERANGE
 }
 
 // statDir statx'es name in dirfd without following it (type, mode,

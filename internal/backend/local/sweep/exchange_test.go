@@ -107,8 +107,10 @@ func TestExchangeDeletesWithoutARenameEach(t *testing.T) {
 // directory is exchanged (a file, a directory with a file) lands in the
 // fresh directory and is merged back, at its own path; a file changed
 // since the scan stays where it is; a file the writer makes under the
-// name of a file that stays is never put over it: the fresh directory
-// then stays under the private name with it, a HeldDirError.
+// name of a file that stays is never put over it, nor it over the
+// writer's: the two are exchanged, so the path shows the writer's (what
+// it led to last), and the fresh directory stays under the private name
+// with the older file, a HeldDirError.
 func TestExchangeKeepsWhatWritersMake(t *testing.T) {
 	for _, clash := range []bool{false, true} {
 		t.Run(fmt.Sprintf("clash=%v", clash), func(t *testing.T) {
@@ -128,8 +130,12 @@ func TestExchangeKeepsWhatWritersMake(t *testing.T) {
 			if len(rep.Deleted) != len(ts)-1 {
 				t.Fatalf("%d deleted, want %d; report %+v", len(rep.Deleted), len(ts)-1, rep)
 			}
-			if content(t, root, scopeDir+"/new") != "new" || content(t, root, scopeDir+"/made/deeper") != "deeper" || content(t, root, kept) != "x" {
-				t.Error("a writer's file or the file kept is not at its path")
+			atKept := "x"
+			if clash {
+				atKept = "writer's"
+			}
+			if content(t, root, scopeDir+"/new") != "new" || content(t, root, scopeDir+"/made/deeper") != "deeper" || content(t, root, kept) != atKept {
+				t.Errorf("a writer's file or the file kept is not at its path (%s: %q, want %q)", kept, content(t, root, kept), atKept)
 			}
 			if !clash {
 				if len(rep.Errors) != 1 || rep.Errors[0].Path != kept || exists(root, scopePrivate) {
@@ -141,8 +147,8 @@ func TestExchangeKeepsWhatWritersMake(t *testing.T) {
 			if len(rep.Errors) != 2 || !errors.As(rep.Errors[0], &hd) || rep.Errors[0].Path != scopeDir || hd.Private != scopePrivate || !errors.Is(hd, fserr.ErrNameTaken) {
 				t.Fatalf("errors %v, want the exchanged directory's and %s's", rep.Errors, kept)
 			}
-			if content(t, root, scopePrivate+"/f03") != "writer's" {
-				t.Error("the writer's file under the kept one's name is lost")
+			if content(t, root, scopePrivate+"/f03") != "x" {
+				t.Error("the file kept, whose name the writer's took, is lost")
 			}
 		})
 	}

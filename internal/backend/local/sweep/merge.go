@@ -28,6 +28,23 @@ const maxMergeDepth = 64
 // SPEC B4); a rename never crosses a mount (EXDEV), so nothing leaves the
 // root's. Every file keeps its inode: its identity is untouched.
 func mergeBack(dirfd int, private, name string) bool {
+	return merge(dirfd, private, name, false)
+}
+
+// mergeNewer is mergeBack for the fresh directory of an exchange, just
+// exchanged back (putBackExchanged): what it holds is what the paths led
+// to last, so where a name is taken in the held directory by a file (any
+// entry but a directory) and the fresh directory's entry there is no
+// directory either, the two are exchanged (renameat2 RENAME_EXCHANGE):
+// the writer's entry takes the path, and the older one stays in the
+// fresh directory under the private name (decision 360). Nothing is
+// removed or overwritten; a clash that involves a directory is merged
+// or stays, as in mergeBack.
+func mergeNewer(dirfd int, private, name string) bool {
+	return merge(dirfd, private, name, true)
+}
+
+func merge(dirfd int, private, name string, newer bool) bool {
 	src, err := openDir(dirfd, private, unix.O_RDONLY)
 	if err != nil {
 		return false
@@ -37,7 +54,7 @@ func mergeBack(dirfd int, private, name string) bool {
 		unix.Close(src)
 		return false
 	}
-	mergeInto(src, dst, 0)
+	mergeInto(src, dst, 0, newer)
 	unix.Close(src)
 	unix.Close(dst)
 	return eintr.Retry(func() error { return unix.Unlinkat(dirfd, private, unix.AT_REMOVEDIR) }) == nil
@@ -62,8 +79,10 @@ func openDir(dirfd int, name string, flags int) (int, error) {
 
 // mergeInto renames every entry of the directory src (read with
 // getdents) into dst under the same name, never over anything, and
-// merges a subdirectory whose name is taken by a directory in dst.
-func mergeInto(src, dst, depth int) {
+// merges a subdirectory whose name is taken by a directory in dst; with
+// newer, a non-directory whose name is taken by a non-directory in dst
+// is exchanged with it (mergeNewer).
+func mergeInto(src, dst, depth int, newer bool) {
 	f := os.NewFile(uintptr(dupCloexec(src)), "")
 	if f == nil {
 		return
@@ -72,7 +91,14 @@ func mergeInto(src, dst, depth int) {
 	f.Close()
 	for _, n := range names {
 		err := eintr.Retry(func() error { return renameBetween(src, n, dst, n) })
-		if err != unix.EEXIST || depth >= maxMergeDepth {
+		if err != unix.EEXIST {
+			continue
+		}
+		if newer && !isDirAt(src, n) && !isDirAt(dst, n) {
+			eintr.Retry(func() error { return renameExchangeBetween(src, n, dst, n) }) //nolint:errcheck // not exchanged: it stays, as in mergeBack
+			continue
+		}
+		if depth >= maxMergeDepth {
 			continue
 		}
 		s, err := openDir(src, n, unix.O_RDONLY)
@@ -80,7 +106,7 @@ func mergeInto(src, dst, depth int) {
 			continue
 		}
 		if d, err := openDir(dst, n, unix.O_PATH); err == nil {
-			mergeInto(s, d, depth+1)
+			mergeInto(s, d, depth+1, newer)
 			unix.Close(d)
 			eintr.Retry(func() error { return unix.Unlinkat(src, n, unix.AT_REMOVEDIR) }) // emptied, or it stays
 		}
@@ -95,6 +121,23 @@ func renameBetween(from int, old string, to int, new string) error {
 		return renameat2(from, old, to, new, unix.RENAME_NOREPLACE)
 	}
 	return unix.Renameat2(from, old, to, new, unix.RENAME_NOREPLACE)
+}
+
+// isDirAt reports whether name in dirfd is a directory (not followed),
+// and true when it cannot tell, so that nothing is exchanged then.
+func isDirAt(dirfd int, name string) bool {
+	var st unix.Stat_t
+	err := eintr.Retry(func() error { return unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW) })
+	return err != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR
+}
+
+// renameExchangeBetween is renameat2(RENAME_EXCHANGE) of two names in two
+// directories (renameat2 as the tests may replace it).
+func renameExchangeBetween(from int, old string, to int, new string) error {
+	if renameat2 != nil {
+		return renameat2(from, old, to, new, unix.RENAME_EXCHANGE)
+	}
+	return unix.Renameat2(from, old, to, new, unix.RENAME_EXCHANGE)
 }
 
 // dupCloexec duplicates fd (close-on-exec), -1 on failure, so that an
