@@ -44,11 +44,15 @@ func exitCode(err error, stderr io.Writer, lang render.Lang) int {
 }
 
 // runtimeWords words a runtime failure in lang: the lock held by another
-// run and a record not written from the catalog, the others as config
-// words them.
+// run, a journal name the git index tracks (decision 346: refused before
+// anything changed, like the lock and an unreadable index, exit 1) and a
+// record not written from the catalog, the others as config words them.
 func runtimeWords(err error, lang render.Lang) string {
 	var locked *gc.LockedError
+	var fe *fserr.Error
 	switch {
+	case errors.As(err, &fe) && errors.Is(fe.Err, fserr.ErrTrackedJournal):
+		return report.TrackedJournalText(fe.Path, lang)
 	case errors.As(err, &locked) && locked.Known:
 		start := "?"
 		if h := locked.Holder; h.Start > 0 {

@@ -66,6 +66,11 @@ var (
 	ErrJournalCorrupt = errors.New("journal not in its format")
 	// ErrLinked: a private file river gc writes to has other hard links.
 	ErrLinked = errors.New("has other hard links")
+	// ErrTrackedJournal: a name river gc keeps its intent journal under
+	// is tracked in the git index: river gc never writes, renames or
+	// removes it, and a --force run refuses before it changes anything
+	// (decision 346).
+	ErrTrackedJournal = errors.New("journal name tracked in the git index")
 )
 
 // Error is one file-system problem on one root-relative path.

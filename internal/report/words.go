@@ -180,6 +180,8 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path))
 	case gc.WarnRootFixture, gc.WarnRootInWorkTree:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Target))
+	case gc.WarnTrackedJournal:
+		return render.Message(lang, "gc-warn-"+string(w.Kind), Display(w.Path), Display(w.Path), Display(w.Target))
 	case gc.WarnAggressive:
 		return render.Message(lang, "gc-warn-"+string(w.Kind), string(w.Scope), n, total)
 	case gc.WarnFreshRemoved:
@@ -215,6 +217,13 @@ func WarningText(w gc.Warning, lang render.Lang) string {
 		return render.Message(lang, "gc-warn-"+string(w.Kind), n, Display(w.Path))
 	}
 	return string(w.Kind)
+}
+
+// TrackedJournalText words a --force run refused because the git index
+// tracks rel, a name river gc keeps its intent journal under
+// (fserr.ErrTrackedJournal): what to do about it (decision 346).
+func TrackedJournalText(rel string, lang render.Lang) string {
+	return render.Message(lang, "gc-cfg-journal-tracked", Display(rel), Display(rel), Display(gc.JournalIgnore(rel)))
 }
 
 // RootLine words the root a run uses, for --debug (SPEC B4: the chosen

@@ -114,6 +114,9 @@ var reportMessages = map[string][2]string{ // key → {ja, en}
 	"gc-warn-in-flight": {
 		"実行中の --force が作業用の名前で削除中のファイルが %s 件あります (最初: %s)。中断の残りではありません。",
 		"files a --force run that is running now holds under a private name while deleting them: %s (first: %s); not leftovers of an interrupted run."},
+	"gc-warn-tracked-journal": {
+		"%s は git 管理下ですが、river gc はこの名前にジャーナルを置きます。この dry-run は読んでおらず、--force は実行を拒否します (git 管理下のファイルは変更しません)。管理対象から外し (git rm --cached %s)、無視してください (.gitignore に %s を追加)。",
+		"%s is tracked in the git index, but river gc keeps its intent journal under that name: this dry-run did not read it, and --force refuses to run (it never changes a tracked file). Untrack it (git rm --cached %s) and ignore it (add %s to .gitignore)."},
 	"gc-warn-no-git-index": {
 		"%s はバケットで git インデックスがありません。追跡ファイルの保護は適用されません (.gitkeep と .keep は保護します)。",
 		"%s is a bucket, which has no git index: tracked-file protection does not apply (.gitkeep and .keep stay protected)."},

@@ -109,6 +109,9 @@ var configMessages = map[string][2]string{ // key → {ja, en}
 	"gc-cfg-index": {
 		"git のインデックスを読めません (%s)。管理対象のファイルを判別できないため、何も判定・削除していません",
 		"cannot read the git index (%s); nothing judged or deleted, since tracked files could not be told apart"},
+	"gc-cfg-journal-tracked": {
+		"%s は git 管理下ですが、river gc はこの名前にジャーナルを置きます。git 管理下のファイルは書き換えも移動も削除もしないため、何も変更していません。管理対象から外し (git rm --cached %s)、無視してから (.gitignore に %s を追加) もう一度実行してください",
+		"%s is tracked in the git index, but river gc keeps its intent journal under that name and never writes, moves or removes a tracked file; nothing was changed. Untrack it (git rm --cached %s) and ignore it (add %s to .gitignore), then run again"},
 	"gc-cfg-no-record": {
 		"この実行の記録を書けませんでした。ジャーナルを残すため、次の実行が削除内容を報告します",
 		"the record of this run was not written; the intent journal is kept, so the next run reports what was deleted"},

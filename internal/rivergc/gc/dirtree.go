@@ -62,7 +62,19 @@ func (t *dirTree) close() error { return t.root.Close() }
 
 // begin takes the root's flock for --force (local.LockRoot): a second
 // run beside a live one is refused, naming the holder the kernel tells.
+// A journal name the git index tracks (trackedJournals) is no journal of
+// this root's: a dry-run leaves it unread and warns, a --force run is
+// refused before it locks, writes or deletes anything: one
+// *fserr.Error (fserr.ErrTrackedJournal) per name, joined (decision 346).
 func (t *dirTree) begin(_ context.Context, cfg Config) (session, error) {
+	tracked := trackedJournals(cfg)
+	if cfg.Mode == Force && len(tracked) > 0 {
+		errs := make([]error, len(tracked))
+		for i, p := range tracked {
+			errs[i] = fserr.New(fserr.OpJournal, p, fserr.ErrTrackedJournal)
+		}
+		return nil, errors.Join(errs...)
+	}
 	var lock record.Lock
 	if cfg.Mode == Force {
 		l, err := local.LockRoot(t.fd())
@@ -77,7 +89,8 @@ func (t *dirTree) begin(_ context.Context, cfg Config) (session, error) {
 		lock = l
 	}
 	fd := t.fd()
-	s := &dirSession{t: t, jn: journal.New(fd, nil)}
+	s := &dirSession{t: t, jn: journal.New(fd, nil), tracked: tracked}
+	s.jn.Foreign(tracked...)
 	s.rec = newRunRecord(s.jn, lock, local.FlockProbe{FD: fd}, journal.Path)
 	s.rec.removeTemps = func(temps []record.Intent) ([]string, error) { return journal.RemoveTemps(fd, temps) }
 	return s, nil
@@ -89,6 +102,9 @@ type dirSession struct {
 	t   *dirTree
 	jn  *journal.Journals
 	rec *runRecord
+	// tracked are the journal names the git index tracks (a dry-run's:
+	// --force refuses them), left unread and named in a warning.
+	tracked []string
 }
 
 func (s *dirSession) restore(leftovers []string) sweep.Report {
@@ -144,7 +160,42 @@ func (s *dirSession) removeRunDirs(dirs []runDir) (removed, stay []string) {
 	return removeRunDirs(s.t.fd(), dirs)
 }
 
-func (s *dirSession) warnings(Config, *Outcome) []Warning { return rootWarnings(s.t.root) }
+// warnings are how the root was found (rootWarnings) and each journal
+// name the git index tracks, with the pattern that ignores it and the
+// names it is set aside under (decision 346).
+func (s *dirSession) warnings(Config, *Outcome) []Warning {
+	ws := rootWarnings(s.t.root)
+	for _, p := range s.tracked {
+		ws = append(ws, Warning{Kind: WarnTrackedJournal, Path: p, Target: JournalIgnore(p)})
+	}
+	return ws
+}
+
+// JournalIgnore is the .gitignore pattern that keeps the journal name
+// rel (journal.Ours) out of the git index: the journal's name and the
+// names it is set aside under ("<journal>*"; decision 346).
+func JournalIgnore(rel string) string { return journal.Of(rel) + "*" }
+
+// trackedJournals are, sorted, the names river gc keeps its journal under
+// (journal.Ours) that the git index lists as files of their own
+// (journal.Listed over gitindex.Set.FilesWithPrefix); a set that cannot
+// list them is asked about the two journal names. A bucket has no git
+// index and never asks (decision 346).
+func trackedJournals(cfg Config) []string {
+	switch t := cfg.Tracked.(type) {
+	case nil:
+		return nil
+	case interface{ FilesWithPrefix(string) []string }:
+		return journal.Listed(t.FilesWithPrefix)
+	default:
+		return journal.Listed(func(p string) []string {
+			if t.Contains(p) {
+				return []string{p}
+			}
+			return nil
+		})
+	}
+}
 
 func (s *dirSession) requests() map[string]int { return nil }
 

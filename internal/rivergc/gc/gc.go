@@ -389,7 +389,7 @@ func scopeRank(s skill.Scope) int { return slices.Index(skill.Scopes(), s) }
 
 // WarningKinds returns river gc's warning kinds in output order.
 func WarningKinds() []WarningKind {
-	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
+	return []WarningKind{WarnRootFixture, WarnRootInWorkTree, WarnTrackedJournal, WarnDanglingSingleSource, WarnSingleSourceOutsideRoot, WarnSingleSourceLoop,
 		WarnSingleSourceNotDir, WarnSingleSourceUndecided, WarnNestedRepo, WarnUnusedExclude,
 		WarnUnjudgeableName, WarnUnreadableEntry, WarnUndecidedEntry, WarnUnusableTimestamp, WarnFutureTimestamp, WarnFreshRemoved, WarnAggressive,
 		WarnUnprotectedDelete, WarnInFlight, WarnLeftover, WarnRestored, WarnHeldDir, WarnNoGitIndex, WarnVersioned,

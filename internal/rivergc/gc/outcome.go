@@ -122,6 +122,12 @@ const (
 	// of its git work tree, Target, which holds neither .river/ nor
 	// artifacts/: it may be a fixture.
 	WarnRootInWorkTree WarningKind = "root-inside-work-tree"
+	// WarnTrackedJournal: Path, a name river gc keeps its intent journal
+	// under (journal.Ours), is tracked in the git index: a dry-run
+	// neither reads it nor changes it, and --force refuses until it is
+	// untracked and ignored (Target: the .gitignore pattern to add;
+	// decision 346).
+	WarnTrackedJournal WarningKind = "tracked-journal"
 	// WarnDanglingSingleSource: a single source (artifacts/evals/latest)
 	// is a symlink to nothing. Path is the link, Target its text.
 	WarnDanglingSingleSource WarningKind = "dangling-single-source"

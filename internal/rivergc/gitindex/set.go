@@ -67,6 +67,15 @@ func (s *Set) HasUnder(dir string) bool {
 	if s == nil {
 		return false
 	}
+	sorted := s.sortedPaths()
+	prefix := dir + "/"
+	i, _ := slices.BinarySearch(sorted, prefix)
+	return i < len(sorted) && strings.HasPrefix(sorted[i], prefix)
+}
+
+// sortedPaths is every path of files and dirs in byte order, sorted by
+// the first call.
+func (s *Set) sortedPaths() []string {
 	s.sortOnce.Do(func() {
 		s.sorted = make([]string, 0, len(s.files)+len(s.dirs))
 		for _, m := range []map[string]struct{}{s.files, s.dirs} {
@@ -76,9 +85,7 @@ func (s *Set) HasUnder(dir string) bool {
 		}
 		slices.Sort(s.sorted)
 	})
-	prefix := dir + "/"
-	i, _ := slices.BinarySearch(s.sorted, prefix)
-	return i < len(s.sorted) && strings.HasPrefix(s.sorted[i], prefix)
+	return s.sorted
 }
 
 // Len returns the number of index entries below the root, counting a
@@ -126,4 +133,23 @@ func newSet(ix *index, prefix string) *Set {
 		}
 	}
 	return s
+}
+
+// FilesWithPrefix returns, sorted, the paths the index lists as files of
+// their own (not a sparse directory or submodule, whose files it does
+// not name) that begin with prefix: the names river gc keeps its journal
+// under (journal.Listed, decision 346). Once HasUnder's sorted paths
+// are built, it costs one binary search and the paths beginning so.
+func (s *Set) FilesWithPrefix(prefix string) []string {
+	if s == nil {
+		return nil
+	}
+	sorted := s.sortedPaths()
+	var out []string
+	for i, _ := slices.BinarySearch(sorted, prefix); i < len(sorted) && strings.HasPrefix(sorted[i], prefix); i++ {
+		if _, ok := s.files[sorted[i]]; ok {
+			out = append(out, sorted[i])
+		}
+	}
+	return out
 }

@@ -23,6 +23,7 @@
 package journal
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -47,6 +48,37 @@ func Ours(rel string) bool {
 		}
 	}
 	return false
+}
+
+// Listed is, sorted, the names river gc keeps a journal under (Ours)
+// that files lists: files(prefix) names the files beginning with prefix
+// (gitindex.Set.FilesWithPrefix names those the git index tracks). A
+// journal name that git tracks is no journal of this root's (it may
+// come from another clone): river gc never reads, writes, renames or
+// removes it (decision 346).
+func Listed(files func(prefix string) []string) []string {
+	var out []string
+	for _, p := range []string{Path, AltPath} {
+		for _, f := range files(p) {
+			if Ours(f) {
+				out = append(out, f)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// Of is the journal name (Path or AltPath) rel is or was set aside from
+// (Ours), or "" when rel is no name of river gc's journal.
+func Of(rel string) string {
+	if !Ours(rel) {
+		return ""
+	}
+	if strings.HasPrefix(rel, AltPath) {
+		return AltPath
+	}
+	return Path
 }
 
 // Tag is the identity tag of a disk intent: "<dev> <ino> <size>

@@ -324,3 +324,59 @@ func TestAppendAfterACutLine(t *testing.T) {
 		t.Errorf("Recover = %+v, %v; want x and y, nothing unreadable", got, err)
 	}
 }
+
+// TestForeignJournalIsNeitherReadNorWritten (decision 346): a journal
+// name the git index tracks (Foreign) is left out of List, so no run
+// reads, sets aside or removes it, and Append refuses to open it
+// (fserr.ErrTrackedJournal) and leaves it as it was.
+func TestForeignJournalIsNeitherReadNorWritten(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{".river", "artifacts"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const body = Header + "\nrun\n"
+	for _, rel := range []string{Path, AltPath} {
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	j := New(fd, nil)
+	j.Foreign(Path)
+	units, err := j.List(ctx)
+	if err != nil || len(units) != 1 || units[0].Name != AltPath {
+		t.Errorf("List = %+v, %v; want %s alone", units, err, AltPath)
+	}
+	if _, err := j.Append(ctx, []byte("run\n")); !errors.Is(err, fserr.ErrTrackedJournal) {
+		t.Errorf("Append over a foreign %s: %v; want ErrTrackedJournal", Path, err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, Path)); err != nil || string(b) != body {
+		t.Errorf("the foreign %s: %q, %v; want it unchanged", Path, b, err)
+	}
+}
+
+// TestListed (decision 346): the journal names among the files listed,
+// the journals' own and those set aside, sorted; nothing else.
+func TestListed(t *testing.T) {
+	files := map[string][]string{
+		Path:    {Path, Path + ".unreadable-3", Path + "x", Path + ".unreadable-"},
+		AltPath: {AltPath + ".unreadable-1"},
+	}
+	got := Listed(func(p string) []string { return files[p] })
+	want := []string{Path, Path + ".unreadable-3", AltPath + ".unreadable-1"}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("Listed = %q, want %q", got, want)
+	}
+	for rel, want := range map[string]string{Path: Path, Path + ".unreadable-3": Path, AltPath + ".unreadable-1": AltPath, AltPath: AltPath, Path + "x": ""} {
+		if got := Of(rel); got != want {
+			t.Errorf("Of(%q) = %q, want %q", rel, got, want)
+		}
+	}
+}

@@ -21,11 +21,14 @@ import (
 
 // List returns the journals beneath the root (Path, AltPath): every
 // entry at their names, of whatever kind (Read refuses one that is no
-// regular file). A directory that is not there, or is no real
+// regular file), but a foreign one (Foreign). A directory that is not there, or is no real
 // directory, holds none.
 func (j *Journals) List(context.Context) ([]record.Unit, error) {
 	var units []record.Unit
 	for _, rel := range []string{Path, AltPath} {
+		if slices.Contains(j.foreign, rel) {
+			continue // tracked by git: no journal of this root's (Foreign)
+		}
 		dirfd, err := eintr.Value(func() (int, error) {
 			return unix.Openat(j.rootfd, path.Dir(rel), unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		})

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"path"
+	"slices"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -18,9 +19,10 @@ import (
 // Journals are the journals beneath one root (record.Journals). Their
 // methods are not safe for concurrent use.
 type Journals struct {
-	rootfd int
-	held   func(path string) []string
-	f      *file // this run's journal, opened at its first Append
+	rootfd  int
+	held    func(path string) []string
+	f       *file    // this run's journal, opened at its first Append
+	foreign []string // names that are no journal of this root's (Foreign)
 }
 
 // New returns the journals beneath the root rootfd. held, when not nil,
@@ -34,6 +36,13 @@ func New(rootfd int, held func(path string) []string) *Journals {
 
 // Hold sets where a killed deletion may hold a file (New's held).
 func (j *Journals) Hold(held func(path string) []string) { j.held = held }
+
+// Foreign names journal names that are no journal of this root's: those
+// the git index tracks (Listed; they may come from another clone). List
+// leaves them out, so no run reads, sets aside or removes them, and
+// Append refuses to open one (a --force run refuses before it gets
+// there; decision 346).
+func (j *Journals) Foreign(names ...string) { j.foreign = append(j.foreign, names...) }
 
 // file is this run's open journal.
 type file struct {
@@ -62,9 +71,9 @@ func (j *Journals) Valid(in record.Intent) bool {
 // fserr.OpJournal.
 func (j *Journals) Append(_ context.Context, body []byte) (record.Unit, error) {
 	if j.f == nil {
-		f, moveOn, err := openAt(j.rootfd, Path)
+		f, moveOn, err := j.openAt(Path)
 		if moveOn {
-			f, _, err = openAt(j.rootfd, AltPath)
+			f, _, err = j.openAt(AltPath)
 		}
 		if err != nil {
 			return record.Unit{}, err
@@ -120,6 +129,15 @@ func errnoIn(err error, errnos ...unix.Errno) bool {
 		}
 	}
 	return false
+}
+
+// openAt is openAt beneath the root, refusing a foreign name
+// (Foreign): fserr.ErrTrackedJournal.
+func (j *Journals) openAt(rel string) (_ *file, moveOn bool, _ error) {
+	if slices.Contains(j.foreign, rel) {
+		return nil, false, fserr.New(fserr.OpJournal, rel, fserr.ErrTrackedJournal)
+	}
+	return openAt(j.rootfd, rel)
 }
 
 // openAt opens (or creates) the journal rel without following a symlink.
