@@ -12,6 +12,7 @@ import (
 // plain forms; a value that looks like a flag and anything after "--" stay
 // for kong, so its errors keep their meaning.
 func TestPullRepeated(t *testing.T) {
+	t.Parallel()
 	args := []string{"--exclude", "a/**", "--force", "--exclude=b", "--scope", "memory", "--explain=x",
 		"--exclude", "-oops", "--", "--exclude=c"}
 	rest, got := pullRepeated(args, "exclude", "scope", "explain")

@@ -33,6 +33,7 @@ import (
 // language, with --debug or --json. No engine is needed: the SDK fails
 // before it sends anything.
 func TestBucketCredentialProcessOutputNeverPrinted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	secrets := []string{"AKIAPROCESSLEAK", "SuperSecretFromProcess42", "TokenFromProcess77"}
 	for i, output := range []string{
@@ -120,6 +121,7 @@ func silentServer(t *testing.T, mode string) string {
 // TestBucketTimeoutMustBeADuration: RIVER_GC_S3_TIMEOUT that is no
 // positive duration is a config error naming it, before any request.
 func TestBucketTimeoutMustBeADuration(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"-1s", "0", "ten minutes"} {
 		env := setEnv(setEnv(os.Environ(), "RIVER_GC_S3_TIMEOUT", v), "AWS_REGION", "us-east-1")
 		_, stderr, code := runBucketGC(t, env, "--root", "s3://b/org/repo", "--lang", "en")
@@ -134,36 +136,47 @@ func TestBucketTimeoutMustBeADuration(t *testing.T) {
 // (slow loris), does not hold river-gc for ever: each attempt ends after
 // RIVER_GC_S3_TIMEOUT and the run is a config error naming the server.
 func TestBucketSilentServerIsBounded(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for _, mode := range []string{"headers", "body"} {
-		env := os.Environ()
-		for name, v := range map[string]string{"AWS_ACCESS_KEY_ID": "AKIASILENT", "AWS_SECRET_ACCESS_KEY": "silent-secret", "AWS_REGION": "us-east-1",
-			"AWS_ENDPOINT_URL_S3": silentServer(t, mode), "AWS_MAX_ATTEMPTS": "2", "RIVER_GC_S3_TIMEOUT": "2s", "AWS_PROFILE": "", "AWS_CONFIG_FILE": os.DevNull} {
-			env = setEnv(env, name, v)
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			silentServerIsBounded(t, bin, mode)
+		})
+	}
+}
+
+// silentServerIsBounded runs river-gc against a silentServer in mode.
+// The server never answers, so a short RIVER_GC_S3_TIMEOUT (1s) changes
+// nothing the test asserts: the run only waits less.
+func silentServerIsBounded(t *testing.T, bin, mode string) {
+	env := os.Environ()
+	for name, v := range map[string]string{"AWS_ACCESS_KEY_ID": "AKIASILENT", "AWS_SECRET_ACCESS_KEY": "silent-secret", "AWS_REGION": "us-east-1",
+		"AWS_ENDPOINT_URL_S3": silentServer(t, mode), "AWS_MAX_ATTEMPTS": "2", "RIVER_GC_S3_TIMEOUT": "1s", "AWS_PROFILE": "", "AWS_CONFIG_FILE": os.DevNull} {
+		env = setEnv(env, name, v)
+	}
+	cmd := exec.Command(bin, "--json", "--root", "s3://b/org/repo")
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("%s: %v, want exit 2 (config error)\n%s", mode, err, stderr.String())
 		}
-		cmd := exec.Command(bin, "--json", "--root", "s3://b/org/repo")
-		cmd.Env = env
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		if got := stderr.String(); !strings.Contains(got, "did not answer within 1s (RIVER_GC_S3_TIMEOUT)") || strings.Contains(got, "operation error") || strings.Contains(got, "SDK") {
+			t.Errorf("%s: not in our words:\n%s", mode, got)
 		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		select {
-		case err := <-exited:
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != 2 {
-				t.Errorf("%s: %v, want exit 2 (config error)\n%s", mode, err, stderr.String())
-			}
-			if got := stderr.String(); !strings.Contains(got, "did not answer within 2s (RIVER_GC_S3_TIMEOUT)") || strings.Contains(got, "operation error") || strings.Contains(got, "SDK") {
-				t.Errorf("%s: not in our words:\n%s", mode, got)
-			}
-		case <-time.After(90 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-			t.Errorf("%s: river-gc still waits for the server after 90 s (RIVER_GC_S3_TIMEOUT=2s, 2 attempts)\n%s", mode, stderr.String())
-		}
+	case <-time.After(90 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Errorf("%s: river-gc still waits for the server after 90 s (RIVER_GC_S3_TIMEOUT=1s, 2 attempts)\n%s", mode, stderr.String())
 	}
 }
 
@@ -194,6 +207,7 @@ func controlKeys() map[string]string {
 // U+0001 as U+FFFD: the dry-run promised to remove a key that does not
 // exist, and --force deleted nothing of it and said nothing.
 func TestBucketTwinTreeControlCharacters(t *testing.T) {
+	t.Parallel()
 	srv, dir, tree := s3test.Start(t), t.TempDir(), controlKeys()
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "cc/repo/", dir, tree)
@@ -248,6 +262,7 @@ func encodedKeys(t *testing.T, srv *s3test.Server, name, prefix string) []string
 // strips the condition of single deletes only), such keys are not
 // deleted (errors[], exit 1) and the others are.
 func TestBucketSingleDeleteNeedsItsProof(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	tree := controlKeys()

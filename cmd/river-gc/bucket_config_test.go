@@ -32,6 +32,7 @@ func configEnv(srv *s3test.Server, cfg, profile string) []string {
 // summary, with --debug, --verbose and --force — whether the endpoint
 // works, cannot be reached or does not parse.
 func TestBucketConfigFileEndpointSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a"})

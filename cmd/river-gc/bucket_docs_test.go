@@ -15,6 +15,7 @@ import (
 // TestBucketRootIsDocumented: a user finds s3:// roots in river-gc --help
 // (in both languages), go doc (doc.go) and the man page.
 func TestBucketRootIsDocumented(t *testing.T) {
+	t.Parallel()
 	for _, lang := range []string{"en", "ja"} {
 		var out, errOut bytes.Buffer
 		if err := run(context.Background(), &out, &errOut, []string{"--help", "--lang", lang}); err != nil {
@@ -42,6 +43,7 @@ func TestBucketRootIsDocumented(t *testing.T) {
 // maintainers' page, not here. Both pages and docs/ci.md hold no jargon,
 // and their relative links reach files and headings that exist.
 func TestBucketDocsOpenWithWhatUsersNeed(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../docs/s3.md")
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,7 @@ func endlessList(prefix string, pages int) func(http.ResponseWriter, *http.Reque
 // bound as an errors[] entry naming the scope's directory (exit 1), after
 // at most MaxListPages requests; nothing of that directory is judged.
 func TestBucketEndlessListingEnds(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Fake(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a"})

@@ -44,6 +44,7 @@ var hostileStores = map[string]map[string]string{
 // the same removed[], errors[] and warnings, and the same bytes after
 // --force.
 func TestBucketTwinHostileStores(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	env := bucketEnv(srv)
 	args := []string{"--force", "--json", "--now", "2026-12-01T00:00:00Z", "--scope", "memory-entries", "--scope", "eval-ledger", "--retention-days", "90"}

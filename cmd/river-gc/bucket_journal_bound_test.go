@@ -29,6 +29,7 @@ import (
 // the next run names every object the engine deleted, and no journal
 // object is called unreadable.
 func TestBucketJournalOfLongKeysIsRead(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	c := srv.Client()

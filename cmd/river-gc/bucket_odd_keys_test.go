@@ -29,6 +29,7 @@ func setEnv(env []string, name, value string) []string {
 // SDK's internals ("operation error", "StatusCode", "RequestID") and
 // never the secret.
 func TestBucketUserMistakesInOurWords(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a"})
@@ -105,6 +106,7 @@ func oddKeys() map[string]string {
 // in a bucket give the same removed[], keptSummary and errors, in a
 // dry-run and with --force, and leave the same names behind.
 func TestBucketTwinTreeOddKeys(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	dir := t.TempDir()
@@ -139,6 +141,7 @@ func TestBucketTwinTreeOddKeys(t *testing.T) {
 // and names it (the unjudgeable-name warning, --explain), rather than
 // counting it as kept "within every limit" at 363 days old.
 func TestBucketKeyWithKeysBelowIsNamed(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "kb/repo/", "", map[string]string{".river/tmp/a": "a", ".river/tmp/a/b": "b", ".river/tmp/a-c": "c"})

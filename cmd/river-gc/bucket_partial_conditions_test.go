@@ -21,6 +21,7 @@ import (
 // config error naming what was ignored, or the object rewritten after
 // the scan (and the store appended to) is kept.
 func TestBucketPartlyHonouredConditionsRefuseForce(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Fake(t)
 	outsideCanary := func(r s3test.Request) bool {
 		return !slices.ContainsFunc(r.Keys, func(k string) bool { return strings.HasPrefix(k, "r/.river/gc-canary/") })

@@ -41,6 +41,7 @@ func redirectTo(host string) func(http.ResponseWriter, *http.Request, []byte) {
 // run's DeleteObjects only, the objects are kept, the run says why
 // (exit 1) and its journal stays. The host redirected to sees nothing.
 func TestBucketFollowsNoRedirect(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Fake(t)
 	t.Run("every-request", func(t *testing.T) {
 		host, got := elsewhere(t)

@@ -17,6 +17,7 @@ import (
 // names another prefix on S3 (keys are byte strings) and is a config
 // error in both languages; nothing is deleted, even with --force.
 func TestBucketRootEmptySegmentRefused(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "org/repo2/", "", map[string]string{".river/tmp/a.tmp": "a"})
@@ -38,6 +39,7 @@ func TestBucketRootEmptySegmentRefused(t *testing.T) {
 // unjudgeable-name warning, never silently dropped, even with --force;
 // an empty folder marker (what consoles create) is left alone.
 func TestBucketFolderMarkerWithBytesKept(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	old := `{"timestamp":"2020-01-01T00:00:00Z"}`
@@ -79,6 +81,7 @@ func TestBucketFolderMarkerWithBytesKept(t *testing.T) {
 // config error saying so (NoSuchBucket), in both languages — not "no
 // such object".
 func TestBucketMissingBucket(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	root := "s3://" + srv.Bucket(t, false) + "-absent/org/repo2"
 	for lang, word := range map[string]string{"en": "does not exist", "ja": "存在しません"} {
@@ -95,6 +98,7 @@ func TestBucketMissingBucket(t *testing.T) {
 // with it, never shows them in any output (stdout, stderr, with --debug
 // and --force).
 func TestBucketEndpointSecretsNeverPrinted(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a"})

@@ -17,6 +17,7 @@ import (
 // on a dry-run and after --force, with the same lines as the same tree
 // on disk.
 func TestBucketStoreHint(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	var index, ledger bytes.Buffer

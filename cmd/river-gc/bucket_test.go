@@ -159,6 +159,7 @@ func keysIn(t *testing.T, srv *s3test.Server, name, prefix string) []string {
 // dry-run and with --force; the bucket run says it has no git index and
 // counts its requests.
 func TestBucketTwinTree(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	dir := t.TempDir()
@@ -250,6 +251,7 @@ func bucketRoot(t *testing.T, srv *s3test.Server, root string) *bucket.Bucket {
 // TestBucketLockIsExclusive: a live lease held by another run makes
 // --force fail (exit 1) with nothing deleted; a stale one is taken over.
 func TestBucketLockIsExclusive(t *testing.T) {
+	// Not parallel: bucketRoot sets the process's environment (t.Setenv).
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	root := "s3://" + name + "/r"
@@ -281,6 +283,7 @@ func TestBucketLockIsExclusive(t *testing.T) {
 // left no record names what it deleted; the next run reports it as
 // interrupted and, with --force and its record written, removes it.
 func TestBucketJournalNamesAKilledRun(t *testing.T) {
+	// Not parallel: bucketRoot sets the process's environment (t.Setenv).
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	root := "s3://" + name + "/r"
@@ -320,6 +323,7 @@ func TestBucketJournalNamesAKilledRun(t *testing.T) {
 // freed yet (SPEC H5). The record goes to local files as on disk
 // (--output-file, --summary-file).
 func TestBucketVersioned(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, true)
 	upload(t, srv, name, "", "", map[string]string{".river/tmp/a.tmp": "a"})
@@ -346,6 +350,7 @@ func TestBucketVersioned(t *testing.T) {
 // with --debug, a --force run, a run with a wrong secret — holds the
 // secret key (SPEC H1).
 func TestBucketCredentialsNeverPrinted(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "", "", map[string]string{".river/tmp/a.tmp": "a", "artifacts/review-artifact-1.json": `{"timestamp":"2020-01-01T00:00:00Z"}`})
@@ -382,6 +387,7 @@ func withEndpoint(env []string, endpoint string) []string {
 // and re-signs), --force is a config error naming what was ignored, and
 // nothing of the root is deleted; a dry-run, which writes nothing, runs.
 func TestBucketCanaryRefusesIgnoredConditions(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	upload(t, srv, name, "r/", "", map[string]string{".river/tmp/a.tmp": "a"})
@@ -408,6 +414,7 @@ func TestBucketCanaryRefusesIgnoredConditions(t *testing.T) {
 // per 1000 objects, one journal object, and a handful of fixed requests;
 // the record's counts match what the server saw.
 func TestBucketCostIsNearTheMinimum(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	tree := map[string]string{}
@@ -450,6 +457,7 @@ func TestBucketCostIsNearTheMinimum(t *testing.T) {
 // cannot tell (exit 1, errors[]) and keeps its journal, so the next run
 // names what is gone.
 func TestBucketLostAnswersLoseNoRecord(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	for _, c := range []struct {
 		name   string

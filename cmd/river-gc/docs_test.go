@@ -18,6 +18,7 @@ const manPath = "../../docs/man/river-gc.1"
 // TestManPage regenerates docs/man/river-gc.1 from kong's model and
 // compares it with the checked-in page (-update rewrites it).
 func TestManPage(t *testing.T) {
+	t.Parallel()
 	m, err := model()
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +40,7 @@ var manSections = []clidoc.Section{{Title: "Shell completion", Text: `river-gc c
 // and the man page list exactly the parser's flags, the README names
 // none the parser does not know.
 func TestDocumentedFlagsMatchTheParser(t *testing.T) {
+	t.Parallel()
 	m, err := model()
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +75,7 @@ func read(t *testing.T, path string) string {
 // for --scope (the complete tag) are exactly the skill's scopes and all,
 // and each one is accepted by the flag's own validation.
 func TestScopeCompletionIsWhatConfigAccepts(t *testing.T) {
+	t.Parallel()
 	m, err := model()
 	if err != nil {
 		t.Fatal(err)

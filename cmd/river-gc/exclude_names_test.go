@@ -46,6 +46,7 @@ func excludeNamesIndex() string {
 // position name ("#[10]") excludes as printed. No such pattern is called
 // unused.
 func TestExcludeTakesEntryNamesAsPrinted(t *testing.T) {
+	t.Parallel()
 	index := excludeNamesIndex()
 	root := writeStores(t, map[string]string{indexPath: index})
 	all, _ := riverGC(t, root, "--scope", "memory-entries")
@@ -70,6 +71,7 @@ func TestExcludeTakesEntryNamesAsPrinted(t *testing.T) {
 			{"raw, any store", "**/index.json#" + c.id, c.exact},
 		} {
 			t.Run(c.id+"/"+form.name, func(t *testing.T) {
+				t.Parallel() // dry-runs: root is only read
 				removed, res := riverGC(t, root, "--scope", "memory-entries", "--exclude", form.pattern)
 				if slices.Contains(removed, printed[c.id]) {
 					t.Errorf("--exclude %q: %q still removed", form.pattern, printed[c.id])
@@ -86,6 +88,7 @@ func TestExcludeTakesEntryNamesAsPrinted(t *testing.T) {
 		}
 	}
 	t.Run("position name", func(t *testing.T) {
+		t.Parallel()
 		pos := indexPath + "#[10]"
 		_, res := riverGC(t, root, "--scope", "memory-entries", "--exclude", pos)
 		for _, w := range res.Warnings {
@@ -95,6 +98,7 @@ func TestExcludeTakesEntryNamesAsPrinted(t *testing.T) {
 		}
 	})
 	t.Run("--force keeps the raw-id exclude's entry", func(t *testing.T) {
+		t.Parallel()
 		root := writeStores(t, map[string]string{indexPath: index})
 		riverGC(t, root, "--scope", "memory-entries", "--force", "--exclude", indexPath+"#日本/メモ")
 		data, err := os.ReadFile(filepath.Join(root, indexPath))

@@ -9,6 +9,7 @@ import (
 // TestHelpExamplesJapanese: --help in Japanese shows the same example
 // commands as in English, with no English comment left.
 func TestHelpExamplesJapanese(t *testing.T) {
+	t.Parallel()
 	cmds := func(s string) []string {
 		var out []string
 		for _, l := range strings.Split(s, "\n") {

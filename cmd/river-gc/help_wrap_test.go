@@ -17,6 +17,7 @@ import (
 // only at spaces and ran on to twice the width; the English help is
 // kong's own. A URL alone on its line is the one exception.
 func TestJapaneseHelpFitsTheTerminal(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath("river-gc")
 	if err != nil {
 		t.Fatal(err)

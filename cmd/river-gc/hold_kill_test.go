@@ -123,7 +123,6 @@ func warningKinds(t *testing.T, b []byte) []string {
 // files that are gone — none still in the held directory — and the next
 // --force run removes the rest and leaves nothing under a private name.
 func killedMidHoldNamesExactlyTheGone(t *testing.T) {
-	t.Parallel()
 	bin := buildBinary(t)
 	midway := 0
 	for i := range 8 {

@@ -45,6 +45,7 @@ func inPrivateMounts(t *testing.T) bool {
 // is moved into; the targets below the mount are not deleted (errors[]),
 // and nothing is left that the record does not name.
 func TestHeldDirMountedOverDuringHold(t *testing.T) {
+	t.Parallel()
 	if !inPrivateMounts(t) {
 		return
 	}

@@ -93,7 +93,6 @@ const future = "2200-01-01T00:00:00Z"
 // that far, or the next run's interrupted.removed, read from the intent
 // journal. The next --force run reports the same and removes the journal.
 func sigkillAtAnyMomentLeavesARecord(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills 20 real runs")
 	}

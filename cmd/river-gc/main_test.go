@@ -50,6 +50,7 @@ func TestMain(m *testing.M) {
 // --emit-inventory pipe, and a world-executable copy of this test binary
 // serves as river-gc for runas-nobody.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	// Script work directories and the tools live in directories that uid
 	// 65534 may traverse (t.TempDir and testscript's own are 0700).
 	work := worldTempDir(t, "river-gc-work-")
@@ -108,6 +109,7 @@ type (
 // written to stderr only when stderr is a terminal and neither --quiet nor
 // JSON on stdout is in use.
 func TestProgressOnlyOnATerminal(t *testing.T) {
+	t.Parallel()
 	bin, err := exec.LookPath("river-gc") // installed on PATH by testscript.Main
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 // with one "interrupted" error and exits 1; a run whose RIVER_GC_PARENT_PID
 // is its real parent, or that has none, deletes as usual.
 func TestGoneParentStopsForceBeforeAnyDeletion(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for _, tc := range []struct {
 		name   string

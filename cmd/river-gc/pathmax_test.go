@@ -16,6 +16,7 @@ import (
 // the working directory of river-gc, with latest → run-1. --force keeps run-1
 // and removes the old run-0; the kernel cannot name either by path.
 func TestLatestBeyondPathMax(t *testing.T) {
+	// Not parallel: it changes the process's working directory (t.Chdir).
 	bin, err := exec.LookPath("river-gc") // installed on PATH by testscript.Main
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,7 @@ import (
 // are byte for byte the same; each identity is its root's own (inode and
 // ctime on disk, ETag in the bucket).
 func TestBucketPlanTwinAgrees(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	dir := t.TempDir()
@@ -67,6 +68,7 @@ func TestBucketPlanTwinAgrees(t *testing.T) {
 // nothing; a tampered plan and a plan for another prefix are refused
 // (exit 2) with nothing touched.
 func TestBucketApplyDeletesOnlyWhatIsStillPlanned(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	env := bucketEnv(srv)
@@ -140,6 +142,7 @@ func TestBucketApplyDeletesOnlyWhatIsStillPlanned(t *testing.T) {
 // by its own record, else by the next apply's interrupted[], which then
 // finishes the plan and leaves the objects the plan does not name.
 func TestBucketSigkillDuringApplyLeavesAnExactRecord(t *testing.T) {
+	t.Parallel()
 	srv := s3test.Start(t)
 	name := srv.Bucket(t, false)
 	env := bucketEnv(srv)

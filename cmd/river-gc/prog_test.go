@@ -13,6 +13,7 @@ import (
 // (set by River Review's `river gc`), the usage line and every example of
 // --help say `river gc`; any other value keeps `river-gc`.
 func TestHelpNamesTheProgramItWasCalledBy(t *testing.T) {
+	// Not parallel: it sets the process's environment (t.Setenv).
 	for _, tc := range []struct{ env, want, not string }{
 		{"river gc", "Usage: river gc [flags]", "river-gc --"},
 		{"", "Usage: river-gc [flags]", "river gc --"},

@@ -140,6 +140,7 @@ const oldReview = `{"id":"rev-old","type":"review","content":"c","metadata":{"cr
 // Now exactly the intended removals happen, and upstream's readers answer
 // as before without them.
 func TestIssue24ReproductionsThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	fresh := time.Now().UTC().Add(-24 * time.Hour).Format("2006-01-02T15:04:05.000Z")
 	line := func(ts, extra string) string { return `{"timestamp":"` + ts + `"` + extra + `,"scores":{"a":1}}` }
 	cases := []struct {
@@ -187,6 +188,7 @@ func TestIssue24ReproductionsThroughTheBinary(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			root := writeStores(t, c.files)
 			removed, _ := riverGC(t, root, "--scope", c.scope, "--force")
 			if !slices.Equal(removed, c.removed) {
@@ -231,6 +233,7 @@ func deref(s *string) string {
 // entry name does not take one back (decision 112); <store>#<pattern>
 // keeps the entries it names.
 func TestExcludeNamingAStoreProtectsItsEntries(t *testing.T) {
+	t.Parallel()
 	index := memoryIndex(oldReview, strings.ReplaceAll(oldReview, "rev-old", "rev-old2"),
 		strings.ReplaceAll(oldReview, `"rev-old","type":"review"`, `"ev-1","type":"eval_result"`))
 	ledger := `{"timestamp":"` + old + `"}` + "\n" + `{"timestamp":"` + old + `"}` + "\n" + `{"timestamp":"` + old + `"}` + "\n"
@@ -248,6 +251,7 @@ func TestExcludeNamingAStoreProtectsItsEntries(t *testing.T) {
 		{"entries by name", []string{indexPath + "#rev-*"}, []string{indexPath + "#ev-1", ledgerPath + "#1"}, 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			root := writeStores(t, map[string]string{indexPath: index, ledgerPath: ledger})
 			args := []string{"--scope", "memory-entries", "--scope", "eval-ledger", "--force"}
 			for _, e := range c.excludes {

@@ -139,6 +139,7 @@ func reclaimOf(t *testing.T, root string, args ...string) (jsonSize, jsonAlloc i
 // its white space) and eval runs whose folders go with them; and --force's
 // figure is what the files below the root shrank by.
 func TestDryRunReclaimsWhatForceDoes(t *testing.T) {
+	t.Parallel()
 	for _, layout := range []string{"upstream", "uneven"} {
 		t.Run(layout, func(t *testing.T) {
 			root := reclaimTree(t, layout)

@@ -70,15 +70,20 @@ var recordPromises = []recordPromise{
 }
 
 // TestRecordPromises runs the record's table on both roots.
+// Every row on every root runs in parallel with the others: each takes
+// its own trees and buckets.
 func TestRecordPromises(t *testing.T) {
+	t.Parallel()
 	for _, p := range recordPromises {
 		t.Run(p.promise, func(t *testing.T) {
+			t.Parallel()
 			for _, root := range []struct {
 				name string
 				test func(*testing.T)
 				why  string
 			}{{"disk", p.disk, p.noDisk}, {"bucket", p.bucket, p.noBucket}} {
 				t.Run(root.name, func(t *testing.T) {
+					t.Parallel()
 					if (root.test == nil) == (root.why == "") {
 						t.Fatalf("a row has a test or says why it has none, not both or neither")
 					}
@@ -195,7 +200,6 @@ func awaitHooked(t *testing.T, p *s3test.FaultProxy) {
 // each run's record names exactly its own deletions, nothing of either
 // tree is gone unnamed and no journal is left.
 func diskRootReplacedUnderALiveRun(t *testing.T) {
-	t.Parallel()
 	bin := buildBinary(t)
 	root := memDir(t)
 	first := heldTree(t, root, "big", 100)

@@ -59,6 +59,7 @@ func tempsIn(t *testing.T, dir string) []string {
 // interrupted.temps and does not count it in the memory scope, and the
 // next --force run removes it, rewrites the index and leaves no journal.
 func TestSigkilledRewriteLeavesNoUnrecordedCopy(t *testing.T) {
+	t.Parallel()
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		t.Skip("strace is not installed (apt-get install strace enables this test)")
@@ -129,6 +130,7 @@ func TestSigkilledRewriteLeavesNoUnrecordedCopy(t *testing.T) {
 // has a rewrite's temporary name, named by no journal, is neither counted
 // in its scope nor deleted, however old.
 func TestUserFileWithOurTempNameIsKept(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	root := t.TempDir()
 	p := filepath.Join(root, ".river/memory", rewrite.TempPrefix+"index.json.1.1")

@@ -44,6 +44,7 @@ const oldIndex = `{
 // rewrite is not attempted after the signal); exit 1. The rerun finishes
 // both and leaves no journal.
 func TestSigtermDuringDeletionsAndRewrite(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a 5,000-file tree")
 	}

@@ -410,6 +410,7 @@ func checkDecoy(t *testing.T, decoy string, n int) {
 // next --force run puts it back and removes it, so that the two runs'
 // removed[] together name every scanned file once and nothing is left.
 func TestScopeDirectoryMountedOverDuringExchange(t *testing.T) {
+	t.Parallel()
 	if !inPrivateMounts(t) {
 		return
 	}

@@ -170,6 +170,7 @@ func judgedStores(t *testing.T, run func(args ...string) (string, error)) map[st
 // after --force alike; its numbers are the ones selecting the scopes
 // reports, and "too large to judge" is never said.
 func TestStoreHintTellsTheWholeTruth(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	root := t.TempDir()
 	storeTree(t, root)

@@ -21,6 +21,7 @@ var jargon = regexp.MustCompile(`(?i)\bseed \d{3}\b|\bseed 0\d\d's\b|\bSPEC (Par
 // (at most 10 KB) whose links into docs/ point at files that exist (the
 // guides other parts of the project write are allowed to be absent).
 func TestUserDocsSpeakWithoutJargon(t *testing.T) {
+	t.Parallel()
 	files := []string{"../../README.md", "doc.go", "../plangate-gc/doc.go", "../../docs/man/river-gc.1",
 		"../../docs/man/plangate-gc.1", "../../docs/scopes.md", "../../docs/glossary.md"}
 	for _, f := range files {

@@ -19,6 +19,7 @@ import (
 // (SPEC B9), with --quiet too, and under GitHub Actions its annotation
 // is written then as well.
 func TestWarningsComeBeforeTheFirstDeletion(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("strace"); err != nil {
 		t.Skip("strace (which this test reads the order of calls with) is not installed")
 	}

@@ -69,6 +69,7 @@ func oldTree(t *testing.T) string {
 // runs the restored binary without calling go build, says it came from
 // the cache, and saves nothing.
 func TestActionCachesItsBuild(t *testing.T) {
+	t.Parallel()
 	longtest.Require(t, "the action's build from source (the release's configuration)")
 	pathEnv, calls := goLogger(t)
 	releaseBinary(t) // compiles the packages install.sh's build links, under testbin's lock
@@ -131,6 +132,7 @@ func TestActionCachesItsBuild(t *testing.T) {
 // binary is not this ref's build (a different --version) is not run as
 // if it were: the install step builds again.
 func TestActionCacheIgnoresAStaleBuild(t *testing.T) {
+	t.Parallel()
 	longtest.Require(t, "the action's build from source (the release's configuration)")
 	pathEnv, calls := goLogger(t)
 	releaseBinary(t) // compiles the packages install.sh's build links, under testbin's lock
@@ -199,6 +201,7 @@ func cacheKey(t *testing.T, script string, env ...string) string {
 // version and any source file, not with a test file; at a release tag
 // there is no key (nothing is built, so nothing is cached).
 func TestActionCacheKey(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go command not found")
 	}

@@ -230,6 +230,7 @@ func readAction(t *testing.T) actionFile {
 // RIVER_GC_BIN to a planted program, and a multi-line retention-days
 // ("90" and "tmp=7") reaches river-gc as two flags.
 func TestActionAtACommit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ ref, notice string }{
 		{"0123456789abcdef0123456789abcdef01234567", "river-gc from the cache"},
 		{"main", "river-gc built from source"},
@@ -307,6 +308,7 @@ func TestActionAtACommit(t *testing.T) {
 // PATH, the install step fails, installs nothing and names the fix
 // (actions/setup-go).
 func TestActionAtACommitWithoutGo(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("bash not found: put bash on PATH to run it")

@@ -108,6 +108,7 @@ func exampleInputs(t *testing.T) map[string]string {
 // only the temp files. The emulated Actions cache holds river-gc
 // (prebuilt).
 func TestExampleReclaimsOnRiverReviewLayout(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(filepath.Join(pinned.Root(t), "cmd/river-gc/run.go"))
 	if err != nil {
 		t.Fatal(err)

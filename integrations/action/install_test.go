@@ -137,6 +137,7 @@ func serve(t *testing.T, root string) string {
 // and checks the deletion, the JSON result, the step summary and the
 // step outputs.
 func TestInstallVerifiesAndRuns(t *testing.T) {
+	t.Parallel()
 	root := release(t)
 	url := serve(t, root)
 	r := newRunner(t)
@@ -218,6 +219,7 @@ func TestInstallVerifiesAndRuns(t *testing.T) {
 // does not match, or has no line for it, fails the step and installs
 // nothing; so does a runner river-gc has no release for.
 func TestInstallRefusesABadChecksum(t *testing.T) {
+	t.Parallel()
 	root := release(t)
 	url := serve(t, root)
 	sums := filepath.Join(root, tag, "SHA256SUMS")

@@ -11,6 +11,7 @@ import (
 // binary: the keep-within input becomes --keep-within VALUE, and no such
 // flag is passed when the input is empty.
 func TestKeepWithinReachesTheCommandLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := filepath.Join(dir, "args")
 	bin := filepath.Join(dir, "river-gc")

@@ -71,6 +71,7 @@ func lint(t *testing.T, workflow string) (string, error) {
 // action.yml, passes actionlint; one with an input or output action.yml does not
 // declare fails it (so the check reads action.yml, it is not vacuous).
 func TestActionLints(t *testing.T) {
+	t.Parallel()
 	workflow := usesAction(t)
 	out, err := lint(t, workflow)
 	var exit *exec.ExitError
@@ -96,6 +97,7 @@ func TestActionLints(t *testing.T) {
 // a step, every input a step uses is declared, and every INPUT_ variable
 // a step sets is read by run.sh (or plan.sh, which it sources): no input is silently ignored.
 func TestActionInputsAreAllUsed(t *testing.T) {
+	t.Parallel()
 	text, err := os.ReadFile(filepath.Join(pinned.Root(t), "action.yml"))
 	if err != nil {
 		t.Fatal(err)

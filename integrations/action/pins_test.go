@@ -28,6 +28,7 @@ var usesLine = regexp.MustCompile(`plangate-gc/plangate-gc@([^\s` + "`" + `]*(?:
 // store scopes (the default scopes reclaim nothing on its layout) and
 // names no release version.
 func TestShippedWorkflowsPinTheREADMEPlaceholder(t *testing.T) {
+	t.Parallel()
 	root := pinned.Root(t)
 	steps := 0
 	for _, f := range shipped {

@@ -49,6 +49,7 @@ func uploadOf(t *testing.T) (path, name string) {
 // file appears, a later job runs the action with force and apply on the
 // downloaded plan, which deletes exactly the planned files.
 func TestActionPlanThenApply(t *testing.T) {
+	t.Parallel()
 	repo := t.TempDir()
 	day := func(d int) time.Time { return time.Date(2025, 11, 29-d, 0, 0, 0, 0, time.UTC) }
 	write := func(name string, age int) {
@@ -124,6 +125,7 @@ func TestActionPlanThenApply(t *testing.T) {
 // passes actionlint against this action.yml (its inputs and the plan
 // artifact's name included).
 func TestPlanWorkflowOfTheDocsLints(t *testing.T) {
+	t.Parallel()
 	doc := readFile(t, filepath.Join(pinned.Root(t), "docs/ci.md"))
 	_, after, ok := strings.Cut(doc, "## Plan and apply")
 	m := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindStringSubmatch(after)

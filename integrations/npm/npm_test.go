@@ -76,6 +76,7 @@ func unmarshal(t *testing.T, b []byte, v any) {
 // the binary of its archive (listed in SHA256SUMS), with os/cpu set, and
 // the shim records both binaries' sha256 and depends on both packages.
 func TestPackagesCarryTheReleaseBinaries(t *testing.T) {
+	t.Parallel()
 	rel := npmtest.Build(t)
 	sums, err := os.ReadFile(filepath.Join(rel.Dist, "SHA256SUMS"))
 	if err != nil {
@@ -143,6 +144,7 @@ func TestPackagesCarryTheReleaseBinaries(t *testing.T) {
 
 // TestBuildIsReproducible: the same release gives the same tarballs.
 func TestBuildIsReproducible(t *testing.T) {
+	t.Parallel()
 	longtest.Require(t, "a second build of the npm packages")
 	rel := npmtest.Build(t)
 	out := t.TempDir()
@@ -162,6 +164,7 @@ func TestBuildIsReproducible(t *testing.T) {
 // differs, or that SHA256SUMS does not list, stops the build; nothing is
 // packed.
 func TestBuildRefusesWhatSHA256SUMSDoesNotVouchFor(t *testing.T) {
+	t.Parallel()
 	rel := npmtest.Build(t)
 	sums, err := os.ReadFile(filepath.Join(rel.Dist, "SHA256SUMS"))
 	if err != nil {
@@ -222,6 +225,7 @@ func installed(t *testing.T) (*npmtest.Release, string) {
 // registry, is the release binary: same --version, same JSON, same exit
 // codes, and only the host's platform package is installed.
 func TestNpxRiverGcOffline(t *testing.T) {
+	t.Parallel()
 	rel, proj := installed(t)
 	other := map[string]string{"x64": "arm64", "arm64": "x64"}[npmtest.HostCPU()]
 	if _, err := os.Stat(filepath.Join(proj, "node_modules/@plangate-gc/river-gc-linux-"+other)); !os.IsNotExist(err) {
@@ -252,6 +256,7 @@ func TestNpxRiverGcOffline(t *testing.T) {
 // or a missing platform package, is refused with exit 2 before anything
 // runs: the old file is still there after --force.
 func TestShimRefusesAnUnverifiedBinary(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		damage func(t *testing.T, pkgDir string)
 		want   string
@@ -329,6 +334,7 @@ func editManifest(t *testing.T, dir string, edit func(map[string]any)) {
 // TestShimNamesAnUnsupportedPlatform: on a platform without a package the
 // shim says which platforms it has and exits 2.
 func TestShimNamesAnUnsupportedPlatform(t *testing.T) {
+	t.Parallel()
 	longtest.Require(t, "another install of the npm packages")
 	_, proj := installed(t)
 	for _, pa := range [][2]string{{"linux", "ia32"}, {"darwin", "arm64"}, {"win32", "x64"}} {
@@ -350,6 +356,7 @@ func TestShimNamesAnUnsupportedPlatform(t *testing.T) {
 // shim's optional dependency with the given platform package, skips the
 // other one, and npx runs the release.
 func TestNpmInstallOfTheTarballs(t *testing.T) {
+	t.Parallel()
 	longtest.Require(t, "another install of the npm packages")
 	rel := npmtest.Build(t)
 	proj := t.TempDir()
@@ -381,6 +388,7 @@ func TestNpmInstallOfTheTarballs(t *testing.T) {
 // of npx's whole group: river-gc, whose parent (the shim) is gone, stops
 // the same way.
 func TestNpxSignalsStopRiverGcAsDirectly(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds a 20,000-file tree (run without -short)")
 	}

@@ -45,6 +45,7 @@ console.log(JSON.stringify(out));
 // GitHub's 65,536-character limit while it gives the count and says where
 // the full list is.
 func TestUpstreamActionCommentSaysWhatIsThere(t *testing.T) {
+	t.Parallel()
 	dir := upstream.Dir(t)
 	tmp := t.TempDir()
 	type file struct {
@@ -118,6 +119,7 @@ func TestUpstreamActionCommentSaysWhatIsThere(t *testing.T) {
 // our id once beside upstream's own, and the pinned prettier (when npm can
 // install it) finds it formatted.
 func TestUpstreamValidatesOurSkill(t *testing.T) {
+	t.Parallel()
 	dir, rel := ourSkillDir(t)
 	out, errOut, code := upstream.NodeExit(t, dir, nil, "scripts/validate-skills.mjs")
 	all := string(out) + string(errOut)

@@ -128,6 +128,7 @@ func writeMerged(t *testing.T, dir, name string, input []byte, lang render.Lang)
 // (evaluate-review-gate.mjs, evaluate-all.mjs --gate-input, river review
 // exec --plan, river run --baseline) read the river gc run's files.
 func TestUpstreamReadsEveryMergedFile(t *testing.T) {
+	t.Parallel()
 	dir := upstream.Dir(t)
 	tmp := t.TempDir()
 	var files []merged
@@ -237,8 +238,7 @@ func realReaders(t *testing.T, dir string, m merged) {
 			t.Skipf("git unavailable: %v %s", err, b)
 		}
 	}
-	t.Setenv("RIVER_OFFLINE", "1")
-	out, errOut, code = upstream.NodeExit(t, dir, nil, "src/cli.mjs", "run", repo, "--baseline", m.Findings)
+	out, errOut, code = upstream.NodeEnvExit(t, dir, []string{"RIVER_OFFLINE=1"}, nil, "src/cli.mjs", "run", repo, "--baseline", m.Findings)
 	want := fmt.Sprintf("| Resolved findings | %d |", len(m.issues))
 	if code != 0 || strings.Contains(string(errOut), "--baseline comparison failed") || !strings.Contains(string(out), want) {
 		t.Errorf("river run --baseline: exit %d, want %q\n%s%s", code, want, out, errOut)

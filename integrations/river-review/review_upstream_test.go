@@ -64,6 +64,7 @@ type reviewResult struct {
 // validateFindingMessage and verifyFinding, and generateReview with a
 // model relaying the output verbatim keeps every finding.
 func TestUpstreamKeepsEveryReviewLine(t *testing.T) {
+	t.Parallel()
 	dir, rel := ourSkillDir(t)
 	type output struct {
 		Name string `json:"name"`

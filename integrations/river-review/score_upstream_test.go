@@ -23,6 +23,7 @@ console.log(JSON.stringify(input.map((d) => scoreReview(d.issues).verdict)));
 // scoreReview verdict, and NO_REVIEW and handoff documents score
 // human-review-required.
 func TestUpstreamScoresEveryDocumentAsOurDecision(t *testing.T) {
+	t.Parallel()
 	dir := upstream.Dir(t)
 	type doc struct {
 		Issues   []render.Issue `json:"issues"`
@@ -106,6 +107,7 @@ console.log(JSON.stringify(input.map((p) => {
 // still a REMOVE, in findings documents and in review lines, for every
 // fixture whose input is one document.
 func TestUpstreamKeepsFingerprintsAcrossDays(t *testing.T) {
+	t.Parallel()
 	dir := upstream.Dir(t)
 	var in []map[string]any
 	var names []string

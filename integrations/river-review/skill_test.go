@@ -35,6 +35,7 @@ func frontmatter(t *testing.T) (front, body []byte) {
 // TestFrontmatterValidatesAgainstUpstream parses the frontmatter as YAML
 // and validates it against River Review's skill.schema.json.
 func TestFrontmatterValidatesAgainstUpstream(t *testing.T) {
+	t.Parallel()
 	front, _ := frontmatter(t)
 	var v map[string]any
 	if err := yaml.Unmarshal(front, &v); err != nil {
@@ -68,6 +69,7 @@ func TestFrontmatterValidatesAgainstUpstream(t *testing.T) {
 // TestBodyCoversEveryMode: the body tells how to install, run and read
 // each output mode, and is honest that River Review cannot run a command.
 func TestBodyCoversEveryMode(t *testing.T) {
+	t.Parallel()
 	_, body := frontmatter(t)
 	for _, want := range []string{"go install github.com/plangate-gc/plangate-gc/cmd/plangate-gc@",
 		"`text`", "`json`", "`findings`", "`artifact`", "--format findings", "--format artifact",

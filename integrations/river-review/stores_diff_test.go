@@ -51,6 +51,7 @@ const diffWorkers = 2
 // TestStoresDiffSmoke runs 200 generated cases (seeds 1–200) in the plain
 // `go test`: river-gc --force against upstream's own readers.
 func TestStoresDiffSmoke(t *testing.T) {
+	t.Parallel()
 	dir := upstream.Dir(t)
 	runDiff(t, dir, diffBin(t), 1, 200)
 }
@@ -58,6 +59,7 @@ func TestStoresDiffSmoke(t *testing.T) {
 // TestStoresDiff is the CI size (5,000 cases from seed 1,000,000) and the
 // long mode (PLANGATE_GC_DIFF_CASES=100000).
 func TestStoresDiff(t *testing.T) {
+	t.Parallel()
 	n, first := 5000, uint64(1_000_000)
 	if s := os.Getenv(envDiffCases); s != "" {
 		v, err := strconv.Atoi(s)

@@ -76,12 +76,14 @@ var findings = []struct{ name, index, ledger string }{
 // TestStoresDiffFindings runs the differential test's own findings as
 // fixed cases, like the reproductions.
 func TestStoresDiffFindings(t *testing.T) {
+	t.Parallel()
 	runFixed(t, findings)
 }
 
 // TestStoresDiffReproductions runs every reproduction through the real
 // river-gc --force and upstream's readers: none may break D3/D4.
 func TestStoresDiffReproductions(t *testing.T) {
+	t.Parallel()
 	runFixed(t, reproductions)
 }
 
@@ -147,6 +149,7 @@ echo '{"removed":[{"path":"artifacts/evals/results.jsonl#2"}],"errors":[]}'`, "i
 // TestStoresDiffOracleCatches proves each check can fail: stand-ins for
 // river-gc that break one promise each are caught and named.
 func TestStoresDiffOracleCatches(t *testing.T) {
+	t.Parallel()
 	dir := upstream.Dir(t)
 	child := mustReaders(t, dir)
 	c := diffCase{Now: "2025-06-01T00:00:00Z", TZ: "UTC", RetentionDays: 90,

@@ -37,6 +37,7 @@ func storeFiles(t *testing.T, repo string) map[string]string {
 // TestSimulatorIsDeterministic: the same seed writes the same stores byte
 // for byte (file names included); another seed writes others.
 func TestSimulatorIsDeterministic(t *testing.T) {
+	t.Parallel()
 	a, _ := simulate(t, small...)
 	b, _ := simulate(t, small...)
 	fa, fb := storeFiles(t, a), storeFiles(t, b)
@@ -61,6 +62,7 @@ func TestSimulatorIsDeterministic(t *testing.T) {
 // that breaks upstream's index schema, a ledger line that breaks the ledger
 // schema, and a changed entry all show in its answer.
 func TestHarnessSeesBrokenStores(t *testing.T) {
+	t.Parallel()
 	repo, log := simulate(t, small...)
 	before := decodeAnswers(t, readStores(t, repo, log.End, nil))
 	if len(before.Schema.Index) > 0 || len(before.Schema.Ledger) > 0 || len(before.Suppressions) == 0 || len(before.Active) == 0 {

@@ -34,6 +34,7 @@ const a2Now = "2026-06-01T00:00:00Z"
 // removed (the store rewritten by hand without it), so a passing case
 // means something.
 func TestStoresHostileCheckCanFail(t *testing.T) {
+	t.Parallel()
 	up := upstream.Dir(t)
 	td, _ := filepath.Abs("testdata")
 	repo := filepath.Join(t.TempDir(), "repo")
@@ -110,6 +111,7 @@ func a2Case(t *testing.T, bin, up, repo string) int {
 // that only look alike, stores that are not upstream's form, ledgers with
 // CRLF, NBSP, LS, NEL, BOMs, non-object lines, invalid newest lines).
 func TestStoresHostileTraps(t *testing.T) {
+	t.Parallel()
 	longtest.Require(t, "hostile stores asked of upstream's readers")
 	up := upstream.Dir(t)
 	bin := diffBin(t)
@@ -146,6 +148,7 @@ func TestStoresHostileTraps(t *testing.T) {
 // TestStoresHostileFuzz: generated hostile indexes (gen.mjs), seeds
 // 1..PLANGATE_GC_A2_CASES.
 func TestStoresHostileFuzz(t *testing.T) {
+	t.Parallel()
 	longtest.Require(t, "a differential fuzz of the entry scopes against upstream's readers")
 	up := upstream.Dir(t)
 	bin := diffBin(t)

@@ -66,9 +66,7 @@ func simulateSeed(t *testing.T, seed string, args ...string) (repo string, log s
 	t.Helper()
 	repo = upstream.Copy(t)
 	logPath := filepath.Join(t.TempDir(), "sim-log.json")
-	t.Setenv("SIM_NOW", simStart)
-	t.Setenv("SIM_SEED", seed)
-	upstream.Node(t, repo, nil, append([]string{"--import", testdata(t, "fakeclock.mjs"),
+	nodeWith(t, repo, []string{"SIM_NOW=" + simStart, "SIM_SEED=" + seed}, append([]string{"--import", testdata(t, "fakeclock.mjs"),
 		testdata(t, "simulate-year.mjs"), "--repo", repo, "--log", logPath}, args...)...)
 	data, err := os.ReadFile(logPath)
 	if err != nil {
@@ -84,7 +82,6 @@ func simulateSeed(t *testing.T, seed string, args ...string) (repo string, log s
 // answer, it asks that answer's questions.
 func readStores(t *testing.T, repo, now string, previous []byte) []byte {
 	t.Helper()
-	t.Setenv("SIM_NOW", now)
 	args := []string{"--import", testdata(t, "fakeclock.mjs"), testdata(t, "read-stores.mjs"), "--repo", repo}
 	if previous != nil {
 		space := filepath.Join(t.TempDir(), "previous.json")
@@ -93,7 +90,19 @@ func readStores(t *testing.T, repo, now string, previous []byte) []byte {
 		}
 		args = append(args, "--space", space)
 	}
-	return upstream.Node(t, repo, nil, args...)
+	return nodeWith(t, repo, []string{"SIM_NOW=" + now}, args...)
+}
+
+// nodeWith is upstream.Node with env added to node's environment (the
+// fake clock's SIM_NOW, the simulator's SIM_SEED), not to the test
+// process's: the tests run in parallel.
+func nodeWith(t *testing.T, dir string, env []string, args ...string) []byte {
+	t.Helper()
+	out, errOut, code := upstream.NodeEnvExit(t, dir, env, nil, args...)
+	if code != 0 {
+		t.Fatalf("node %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
+	}
+	return out
 }
 
 // run runs bin and returns stdout, stderr and the exit code.

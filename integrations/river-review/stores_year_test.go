@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plangate-gc/plangate-gc/internal/longtest"
 )
 
 // removedItem is one item of river-gc's removed[].
@@ -35,6 +37,13 @@ type removedItem struct {
 // river gc must have removed exactly what SPEC D1–D4 say, computed here
 // from the simulator's log, and left every kept byte where it was.
 func TestYearOfUpstreamStores(t *testing.T) {
+	t.Parallel()
+	// A long suite: alone it takes about 20 s of CPU, and 150 s of a
+	// parallel go test at load 10, the longest test of the package. CI
+	// runs it (.ci/run sets PLANGATE_GC_LONG=1); the plain run keeps the
+	// short simulations (TestSimulatorIsDeterministic,
+	// TestHarnessSeesBrokenStores, TestStoresDiffSmoke's base).
+	longtest.Require(t, "a simulated year of upstream's writers")
 	if testing.Short() {
 		t.Skip("-short: simulates a year of upstream's writers (about 20 s)")
 	}

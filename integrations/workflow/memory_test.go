@@ -86,6 +86,7 @@ func upstreamWorkflows(t *testing.T) map[string][]byte {
 // is at a version upstream uses, and the file name is not one of upstream's
 // workflows (it must sit beside upstream's weekly-gc.yml, not replace it).
 func TestWorkflowUsesUpstreamActionVersions(t *testing.T) {
+	t.Parallel()
 	theirs := map[string][]string{}
 	uses := regexp.MustCompile(`(?m)uses:\s*([\w.-]+/[\w.-]+)@(\S+)`)
 	for p, data := range upstreamWorkflows(t) {
@@ -121,6 +122,7 @@ func TestWorkflowUsesUpstreamActionVersions(t *testing.T) {
 // (run-id empty) nothing is downloaded, fingerprinted or uploaded, so no
 // artifact is created; the upload runs only when the fingerprints differ.
 func TestMemoryTouchedOnlyWhenItExists(t *testing.T) {
+	t.Parallel()
 	ss := steps(t)
 	for _, id := range []string{"before", "after"} {
 		if s := byID(t, ss, id); !strings.Contains(s.If, "steps.memory.outputs.run-id != ''") {
@@ -155,6 +157,7 @@ func TestMemoryTouchedOnlyWhenItExists(t *testing.T) {
 // file) on a memory directory that stays the same, is rewritten, or loses
 // a file.
 func TestMemoryFingerprintScripts(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not found")
 	}

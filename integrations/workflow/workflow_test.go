@@ -23,6 +23,7 @@ const workflowFile = "river-gc-weekly.yml"
 // TestWorkflowLints runs the pinned actionlint (internal/tools/go.mod)
 // over the weekly workflow.
 func TestWorkflowLints(t *testing.T) {
+	t.Parallel()
 	here, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +59,7 @@ type workflow struct {
 // memory comes from and goes back to the riverbed-memory artifact, river-gc
 // is pinned and run with the flags of Part C, and failures open an issue.
 func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(workflowFile)
 	if err != nil {
 		t.Fatal(err)
@@ -127,6 +129,7 @@ func TestWorkflowFollowsUpstreamLayout(t *testing.T) {
 // error and open an issue); with either folder river gc runs. The
 // workflow's own script runs as the runner runs it.
 func TestWorkflowSkipsACheckoutWithNothingToClean(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not found")
 	}

@@ -112,10 +112,18 @@ func Node(t testing.TB, dir string, stdin []byte, args ...string) []byte {
 // exit code.
 func NodeExit(t testing.TB, dir string, stdin []byte, args ...string) (stdout, stderr []byte, code int) {
 	t.Helper()
+	return NodeEnvExit(t, dir, nil, stdin, args...)
+}
+
+// NodeEnvExit is NodeExit with env ("NAME=value") added to node's
+// environment only: a test that runs in parallel with others cannot
+// change the process's (t.Setenv).
+func NodeEnvExit(t testing.TB, dir string, env []string, stdin []byte, args ...string) (stdout, stderr []byte, code int) {
+	t.Helper()
 	cmd := exec.Command("node", args...)
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(stdin)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0")
+	cmd.Env = append(append(os.Environ(), "NO_COLOR=1", "FORCE_COLOR=0"), env...)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -62,6 +62,7 @@ var changed = map[string][][2]string{
 // changes and nothing else; re-applying changes nothing; the new files are
 // ours, byte for byte.
 func TestApplyAddsOnlyItsOwnLines(t *testing.T) {
+	t.Parallel()
 	dir := upstream.Copy(t)
 	orig := map[string][]byte{}
 	for f := range changed {
@@ -115,6 +116,7 @@ func TestApplyAddsOnlyItsOwnLines(t *testing.T) {
 // longer has an anchor, apply.sh says which, exits 1 and changes nothing,
 // in neither file.
 func TestApplyStopsAtAMissingAnchor(t *testing.T) {
+	t.Parallel()
 	src := upstream.Dir(t)
 	files := []string{"src/cli.mjs", "runners/cli/src/index.mjs"}
 	for _, tc := range []struct{ file, what, anchor string }{
@@ -163,6 +165,7 @@ func TestApplyStopsAtAMissingAnchor(t *testing.T) {
 // the binary search) and the one module node's default pattern matches
 // (src/lib/test-impact.mjs); the full suite is TestUpstreamFullSuite.
 func TestUpstreamSuitePassesWithTheChange(t *testing.T) {
+	t.Parallel()
 	dir := patched(t)
 	out, errOut, code := npmtest.Run(t, dir, nil, "npm", "test")
 	if code != 0 || !bytes.Contains(out, []byte("\n# fail 0\n")) || !bytes.Contains(out, []byte("ok 2 - river gc\n")) ||
@@ -179,6 +182,7 @@ const EnvCheckout = "RIVER_REVIEW_CHECKOUT"
 // by RIVER_REVIEW_CHECKOUT and runs its whole `npm test` (1306 tests at
 // c36106a9, about three minutes, offline).
 func TestUpstreamFullSuite(t *testing.T) {
+	t.Parallel()
 	src := os.Getenv(EnvCheckout)
 	if src == "" {
 		t.Skip(EnvCheckout + " is not set: upstream's full test suite is not run (see docs/decisions/releases.md, decision 94)")

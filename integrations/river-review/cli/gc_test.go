@@ -29,11 +29,14 @@ type riverReview struct {
 
 func install(t *testing.T) riverReview {
 	t.Helper()
+	// Upstream's copy first: without the snapshot the test skips before
+	// it builds and installs the npm packages.
+	src := patched(t)
 	rel := npmtest.Build(t)
 	proj := t.TempDir()
 	npmtest.Install(t, rel, proj)
 	dst := filepath.Join(proj, "node_modules", "river-review")
-	if err := os.Rename(patched(t), dst); err != nil {
+	if err := os.Rename(src, dst); err != nil {
 		t.Fatal(err)
 	}
 	return riverReview{rel: rel, cli: filepath.Join(dst, "src", "cli.mjs"), runner: filepath.Join(dst, "runners", "cli", "bin", "river"),
@@ -143,6 +146,7 @@ func listing(t *testing.T, root string) string {
 // both streams, with the same exit code, and touches nothing without
 // --force.
 func TestRiverGcIsRiverGcThroughRiverReview(t *testing.T) {
+	t.Parallel()
 	rr := install(t)
 	root := repo(t)
 	before := listing(t, root)
@@ -190,6 +194,7 @@ func TestRiverGcIsRiverGcThroughRiverReview(t *testing.T) {
 // what `river-gc` with the same flags deletes, writes the same result and
 // exits with the same code.
 func TestRiverGcForceThroughRiverReview(t *testing.T) {
+	t.Parallel()
 	rr := install(t)
 	a, b := repo(t), repo(t)
 	args := []string{"--force", "--json", "--output-file", "artifacts/gc-result.json", "--now", now}
@@ -218,6 +223,7 @@ func TestRiverGcForceThroughRiverReview(t *testing.T) {
 // root's lock: the test stands in for it) and 2 (config error) reach
 // River Review's caller unchanged, with river-gc's own stderr.
 func TestExitCodesPassThrough(t *testing.T) {
+	t.Parallel()
 	rr := install(t)
 	root := repo(t)
 	if r := rr.river(t, root, "--now", now); r.code != 0 {
@@ -251,6 +257,7 @@ func TestExitCodesPassThrough(t *testing.T) {
 // with the PATH of every other test here: so there, the binary came from
 // the npm package.
 func TestRiverGcWithoutTheBinary(t *testing.T) {
+	t.Parallel()
 	dir := patched(t)
 	root := repo(t)
 	o, e, c := npmtest.Run(t, root, nil, "node", filepath.Join(dir, "src/cli.mjs"), "gc", "--force")

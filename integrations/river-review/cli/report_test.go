@@ -18,6 +18,7 @@ import (
 // twin (upstream's check-bilingual-pairs pairs them), and the sidebar
 // still loads.
 func TestApplyReportsAndRegistersThePage(t *testing.T) {
+	t.Parallel()
 	snapshot := upstream.Copy(t)
 	out, code := apply(t, snapshot)
 	if code != 0 || !strings.Contains(string(out), "sidebars.js: skipped the guide page in the sidebar (guides, after use-riverbed-memory): no sidebars.js in this checkout\n") {

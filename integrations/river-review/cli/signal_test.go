@@ -25,6 +25,7 @@ import (
 // it only once, through the forwarder (decision 93); one more copy sent
 // to river-gc right after it runs again changes nothing (decision 242).
 func TestSignalsReachRiverGcOnce(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds a 20,000-file tree (run without -short)")
 	}
@@ -90,6 +91,7 @@ func TestSignalsReachRiverGcOnce(t *testing.T) {
 // exactly what was deleted, with one "interrupted" error, and files are
 // left.
 func TestKilledWrapperStopsRiverGc(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("-short: builds a 20,000-file tree (run without -short)")
 	}
