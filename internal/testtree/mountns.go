@@ -46,3 +46,9 @@ func InPrivateMountNS(t *testing.T, f func() error) {
 type SkipError struct{ Err error }
 
 func (s *SkipError) Error() string { return s.Err.Error() }
+
+// BindMount bind-mounts src over dst; called from InPrivateMountNS's f,
+// on the thread whose mount namespace is private.
+func BindMount(src, dst string) error {
+	return unix.Mount(src, dst, "", unix.MS_BIND, "")
+}

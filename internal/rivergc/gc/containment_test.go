@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/plangate-gc/plangate-gc/internal/jsonnum"
 	"github.com/plangate-gc/plangate-gc/internal/testtree"
 	"github.com/plangate-gc/plangate-gc/skill"
@@ -111,7 +109,7 @@ func TestBindMountNotDeleted(t *testing.T) {
 		t.Fatal(err)
 	}
 	testtree.InPrivateMountNS(t, func() error {
-		if err := unix.Mount(outside, filepath.Join(root, ".river/tmp/mnt"), "", unix.MS_BIND, ""); err != nil {
+		if err := testtree.BindMount(outside, filepath.Join(root, ".river/tmp/mnt")); err != nil {
 			return &testtree.SkipError{Err: err}
 		}
 		out, err := Run(context.Background(), config(t, root, true))

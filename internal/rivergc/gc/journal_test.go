@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/plangate-gc/plangate-gc/internal/fserr"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -257,8 +255,8 @@ func TestStopDuringDeletionsAndRewrite(t *testing.T) {
 // aside instead: TestGarbledJournalIsSetAside.)
 func TestUnreadableJournalStopsTheRewrite(t *testing.T) {
 	root := storeRoot(t, testIndex)
-	if err := unix.Mkfifo(filepath.Join(root, ".river/gc-journal"), 0o600); err != nil {
-		t.Fatal(err)
+	if out, err := exec.Command("mkfifo", "-m", "600", filepath.Join(root, ".river/gc-journal")).CombinedOutput(); err != nil {
+		t.Fatalf("mkfifo: %v %s", err, out)
 	}
 	out := forceEntries(t, root)
 	var nj *fserr.NotJournaledError

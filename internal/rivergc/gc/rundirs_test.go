@@ -8,8 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/plangate-gc/plangate-gc/internal/rivergc/scan"
 	"github.com/plangate-gc/plangate-gc/skill"
 )
@@ -41,11 +39,12 @@ func TestRunDirsRemovedOnlyAsJudged(t *testing.T) {
 			removed = append(removed, skill.Decision{Path: f.Path})
 		}
 	}
-	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	dir, err := os.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer unix.Close(fd)
+	defer dir.Close()
+	fd := int(dir.Fd())
 	dirs := emptiedRunDirs(fd, files, removed, true)
 	var names []string
 	for _, d := range dirs {
