@@ -11,13 +11,20 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/plangate-gc/plangate-gc/internal/longtest"
 	"github.com/plangate-gc/plangate-gc/internal/testbin"
 )
 
 // buildBinary returns river-gc built for tests that must signal a real
 // process: one build shared by every test process (internal/testbin).
+// The build is plain, so -race looks at none of what such a test runs:
+// under -race it is skipped unless PLANGATE_GC_LONG is set (CI's -race
+// run sets it; go test without -race always runs it), decision 382.
 func buildBinary(t *testing.T) string {
 	t.Helper()
+	if raceBuild && !longtest.Enabled() {
+		t.Skip("runs the plain river-gc binary, which -race does not instrument: go test without -race runs it, and so does -race with " + longtest.Env + "=1 (CI)")
+	}
 	return testbin.Build(t, testbin.RiverGC)
 }
 
