@@ -159,13 +159,7 @@ func (liveHolder) Probe(context.Context, time.Time) (bool, string, error) { retu
 // before anything of the batch is written, and every later batch fails
 // the same way.
 func TestWriterProvesTheLockBeforeEveryBatch(t *testing.T) {
-	a := &appends{}
-	l := &losable{}
-	w := NewWriter(a, l)
-	if err := w.Intend(ctx, []Intent{{Delete, "a", `"t"`}}); err != nil {
-		t.Fatal(err)
-	}
-	l.lost = true
+	a, l, w := lostAfterOneBatch(t)
 	for range 2 {
 		if err := w.Intend(ctx, []Intent{{Delete, "b", `"t"`}}); !errors.Is(err, ErrLockLost) {
 			t.Errorf("a batch after the lock was lost: %v", err)
@@ -176,11 +170,10 @@ func TestWriterProvesTheLockBeforeEveryBatch(t *testing.T) {
 	}
 }
 
-// TestRunThatLostItsLockEndsItsJournal: a run that found its lock lost
-// acts on nothing more but still writes "done", which is what proves it
-// over to the next run while its lease runs (SPEC B8 5); a run whose
-// journal write failed writes nothing more.
-func TestRunThatLostItsLockEndsItsJournal(t *testing.T) {
+// lostAfterOneBatch is a writer that wrote one batch under a lock with a
+// lease, which is then lost.
+func lostAfterOneBatch(t *testing.T) (*appends, *losable, *Writer) {
+	t.Helper()
 	a := &appends{}
 	l := &losable{}
 	w := NewWriter(a, l)
@@ -188,6 +181,15 @@ func TestRunThatLostItsLockEndsItsJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.lost = true
+	return a, l, w
+}
+
+// TestRunThatLostItsLockEndsItsJournal: a run that found its lock lost
+// acts on nothing more but still writes "done", which is what proves it
+// over to the next run while its lease runs (SPEC B8 5); a run whose
+// journal write failed writes nothing more.
+func TestRunThatLostItsLockEndsItsJournal(t *testing.T) {
+	a, _, w := lostAfterOneBatch(t)
 	if err := w.Intend(ctx, []Intent{{Delete, "b", `"t"`}}); !errors.Is(err, ErrLockLost) {
 		t.Fatalf("a batch after the lock was lost: %v", err)
 	}
